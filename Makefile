@@ -1,0 +1,33 @@
+# The two entry points of the README: `make report` and `make test`.
+# Both create (or reuse) .venv and install the project into it first.
+
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: install test report lint bench clean
+
+install: $(STAMP)
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test,notebooks]'
+	touch $(STAMP)
+
+test: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/python -m pytest
+
+report: $(STAMP)
+	$(BIN)/python -m tabletop.notebooks --size full
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/bench_panache_turn.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -1,0 +1,214 @@
+r"""Attacks and counter-attacks, exactly (RULES.md §1, "Attack at level k").
+
+**The chain.** With ``m`` dice left, a roll shows ``C ~ Binomial(m, 1/6)`` dice with
+face ``k``. If ``C = 0`` the chain stops; otherwise those dice are set aside and the
+chain goes on with ``m - C`` dice. The number ``N`` of dice set aside satisfies
+
+.. math::
+
+    P_m(N = x) = [x = 0]\,(5/6)^m + \sum_{c=1}^{m} \binom{m}{c} 6^{-c} (5/6)^{m-c}
+                 P_{m-c}(N = x - c), \qquad P_0(N = 0) = 1,
+
+and the target loses ``k N`` points. The law of ``N`` does not depend on ``k``.
+
+**The exchange.** An attempt (attack or counter) fails exactly when its first roll
+shows no ``k``: probability ``q = (5/6)^n``. If both sides always counter, attempt
+``i`` (0 = the attack) happens with probability ``q^i`` and the damage goes to the
+target for even ``i``, to the attacker for odd ``i``:
+
+.. math::
+
+    P(\text{target hit}) = \frac{1 - q}{1 - q^2} = \frac{1}{1 + q}, \qquad
+    P(\text{attacker hit}) = \frac{q}{1 + q},
+
+and the damage, given a hit, has the law of ``k N`` given ``N >= 1``. The expected
+number of attempts is ``1 / (1 - q)``. If the attacker never counters back, the
+exchange has at most two attempts; if the target never counters, one.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from panache.rules import N_FACES, Rules, _check_int
+
+COUNTER_POLICIES = ("always", "never", "target_only")
+
+
+@functools.lru_cache(maxsize=16)
+def _hits_pmf(n: int) -> np.ndarray:
+    """P(N = x), x = 0..n, for an attack chain with ``n`` dice."""
+    pmf = [np.array([1.0])]
+    for m in range(1, n + 1):
+        show = stats.binom.pmf(np.arange(m + 1), m, 1 / N_FACES)
+        row = np.zeros(m + 1)
+        row[0] = show[0]
+        for c in range(1, m + 1):
+            row[c : c + m - c + 1] += show[c] * pmf[m - c]
+        pmf.append(row)
+    out = pmf[n]
+    out.setflags(write=False)
+    return out
+
+
+def _check_level(level) -> int:
+    return _check_int("level", level, 1, N_FACES)
+
+
+def attack_distribution(rules: Rules, level: int) -> pd.Series:
+    """Exact distribution of the damage of one attack at ``level`` (no counters).
+
+    Parameters
+    ----------
+    rules : Rules
+    level : int
+        The attacked face, 1..6 (a total T attacks at ``rules.attack_level(T)``).
+
+    Returns
+    -------
+    pandas.Series
+        P(damage = d), indexed by ``damage`` = level × dice, 0..n_dice × level.
+
+    Examples
+    --------
+    >>> d = attack_distribution(Rules(), 2)
+    >>> round(float(d[0]), 6) == round((5 / 6) ** 5, 6)
+    True
+    """
+    level = _check_level(level)
+    pmf = _hits_pmf(rules.n_dice)
+    index = pd.Index(level * np.arange(rules.n_dice + 1), name="damage")
+    return pd.Series(pmf.copy(), index=index, name="probability")
+
+
+def _counter_flags(rules: Rules, counter) -> tuple[bool, bool]:
+    if isinstance(counter, str):
+        if counter not in COUNTER_POLICIES:
+            raise ValueError(
+                f"counter must be one of {COUNTER_POLICIES} or a pair of bools, got {counter!r}"
+            )
+        flags = {"always": (True, True), "never": (False, False), "target_only": (True, False)}
+        target, attacker = flags[counter]
+    elif (
+        isinstance(counter, tuple)
+        and len(counter) == 2
+        and all(isinstance(f, bool) for f in counter)
+    ):
+        target, attacker = counter
+    else:
+        raise TypeError(
+            f"counter must be one of {COUNTER_POLICIES} or a pair (target_counters, "
+            f"attacker_counters) of bools, got {counter!r}"
+        )
+    if not rules.counter_attacks:
+        return False, False
+    return target, attacker and target
+
+
+@dataclass(frozen=True)
+class ExchangeResult:
+    """Exact outcome of an attack with its counter-attacks.
+
+    Attributes
+    ----------
+    level : int
+    p_target_hit, p_attacker_hit, p_nothing : float
+        Who takes damage (they sum to 1).
+    target_damage, attacker_damage : pandas.Series
+        P(that player loses d points), d = 0..n_dice × level (0 includes "not hit").
+    expected_attempts : float
+        Expected number of attack rolls (the attack and every counter).
+    p_fail : float
+        Probability ``q`` that one attempt fails.
+    counters : tuple of bool
+        Whether the target, and the attacker, counter when they may.
+    """
+
+    level: int
+    p_target_hit: float
+    p_attacker_hit: float
+    p_nothing: float
+    target_damage: pd.Series
+    attacker_damage: pd.Series
+    expected_attempts: float
+    p_fail: float
+    counters: tuple[bool, bool]
+
+    def p_more_attempts_than(self, k: int) -> float:
+        """Probability that the exchange has more than ``k`` attempts."""
+        k = _check_int("k", k, 0)
+        target, attacker = self.counters
+        longest = math.inf if attacker else (2 if target else 1)
+        return 0.0 if k >= longest else self.p_fail**k
+
+    @property
+    def expected_target_loss(self) -> float:
+        return float(self.target_damage.index.to_numpy() @ self.target_damage.to_numpy())
+
+    @property
+    def expected_attacker_loss(self) -> float:
+        return float(self.attacker_damage.index.to_numpy() @ self.attacker_damage.to_numpy())
+
+
+def exchange(rules: Rules, level: int, counter="always") -> ExchangeResult:
+    """Exact outcome of an attack at ``level`` and the counter-attacks it allows.
+
+    Parameters
+    ----------
+    rules : Rules
+        With ``counter_attacks=False`` nobody counters, whatever ``counter`` says.
+    level : int
+        The attacked face, 1..6.
+    counter : {"always", "never", "target_only"} or (bool, bool)
+        Whether the target counters a failed attack, and whether the attacker
+        counters a failed counter (and so on, alternately).
+
+    Returns
+    -------
+    ExchangeResult
+
+    Examples
+    --------
+    >>> x = exchange(Rules(), 3)
+    >>> q = (5 / 6) ** 5
+    >>> abs(x.p_target_hit - 1 / (1 + q)) < 1e-12
+    True
+    """
+    level = _check_level(level)
+    target, attacker = _counter_flags(rules, counter)
+    n = rules.n_dice
+    pmf = _hits_pmf(n)
+    q = float(pmf[0])
+    s = 1.0 - q
+    if target and attacker:
+        p_target, p_attacker, attempts = 1 / (1 + q), q / (1 + q), 1 / s
+    elif target:
+        p_target, p_attacker, attempts = s, q * s, 1 + q
+    else:
+        p_target, p_attacker, attempts = s, 0.0, 1.0
+    given_hit = pmf / s
+    given_hit[0] = 0.0
+    index = pd.Index(level * np.arange(n + 1), name="damage")
+
+    def damage(p_hit):
+        probs = p_hit * given_hit
+        probs[0] = 1.0 - p_hit
+        return pd.Series(probs, index=index, name="probability")
+
+    return ExchangeResult(
+        level=level,
+        p_target_hit=p_target,
+        p_attacker_hit=p_attacker,
+        p_nothing=max(0.0, 1.0 - p_target - p_attacker),
+        target_damage=damage(p_target),
+        attacker_damage=damage(p_attacker),
+        expected_attempts=attempts,
+        p_fail=q,
+        counters=(target, attacker),
+    )

@@ -1,0 +1,77 @@
+"""The Master Panache: the attempt's odds and the value of each stake (RULES.md §1).
+
+After a total of 0 (not in round 1) a player may name a target and an even stake
+X (``rules.legal_stakes(points)``), then play a whole turn roll again aiming at a
+total of exactly 0. Success costs the target X points, failure costs the announcer
+X / 2. The best attempt maximises P(total = 0): it is ``solve_turn(rules, "zero")``.
+
+With success probability ``p`` the expected swing of the points difference is
+``p X - (1 - p) X / 2 = X (3p - 1) / 2``: every stake gains on average exactly when
+``p > 1/3``. Losses are capped by what a player has: the *capped* swing counts at
+most the target's points and the announcer's points.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from panache.rules import Rules, _check_int
+from panache.turn import solve_turn
+
+
+def mp_success(rules: Rules) -> float:
+    """Probability that a Master Panache attempt ends on a total of 0, played optimally.
+
+    Examples
+    --------
+    >>> round(mp_success(Rules()), 4)
+    0.2993
+    """
+    return solve_turn(rules, "zero").value
+
+
+def mp_outcome(rules: Rules, stake: int, points: int, success: bool) -> tuple[int, int]:
+    """Points lost by (announcer, target) after a Master Panache at ``stake``.
+
+    Raises ValueError when the stake is illegal for a player with ``points`` points.
+
+    Examples
+    --------
+    >>> mp_outcome(Rules(), 12, points=20, success=False)   # Hildeberte's failed MP at 12
+    (6, 0)
+    """
+    stake = rules.check_stake(stake, points)
+    return (0, stake) if success else (stake // 2, 0)
+
+
+def mp_stakes(rules: Rules, points: int, target_points: int) -> pd.DataFrame:
+    """Every legal stake for ``points`` against a target with ``target_points``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by ``stake``; columns ``p_success``, ``expected_swing`` (uncapped
+        points difference), ``expected_target_loss`` and ``expected_own_loss``
+        (capped at the points each has), ``expected_capped_swing`` (their
+        difference), ``p_target_eliminated`` and ``p_self_eliminated``.
+    """
+    points = _check_int("points", points, 1)
+    target_points = _check_int("target_points", target_points, 1)
+    p = mp_success(rules)
+    x = rules.legal_stakes(points).astype(np.float64)
+    target_loss = p * np.minimum(x, target_points)
+    own_loss = (1 - p) * np.minimum(x / 2, points)
+    frame = pd.DataFrame(
+        {
+            "p_success": p,
+            "expected_swing": x * (3 * p - 1) / 2,
+            "expected_target_loss": target_loss,
+            "expected_own_loss": own_loss,
+            "expected_capped_swing": target_loss - own_loss,
+            "p_target_eliminated": np.where(x >= target_points, p, 0.0),
+            "p_self_eliminated": np.where(x / 2 >= points, 1 - p, 0.0),
+        },
+        index=pd.Index(x.astype(np.int64), name="stake"),
+    )
+    return frame

@@ -1,0 +1,163 @@
+"""Monte Carlo of turn rolls, attacks, exchanges and Master Panache attempts.
+
+Each simulator cuts its ``n`` samples into chunks of ``chunk_size`` and runs the
+chunks in parallel (``numba.prange``); chunk ``c`` draws from numba's generator
+seeded with the ``c``-th child of the ``seed``'s SeedSequence. The output depends on
+``seed`` and ``chunk_size`` only: the same on one thread or many, and the first
+``k`` samples of a run of ``n`` are those of a run of ``k`` (same chunk size).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from panache._kernels import (
+    STEP_BITS,
+    simulate_attacks_kernel,
+    simulate_exchanges_kernel,
+    simulate_turns_kernel,
+)
+from panache.attack import _check_level, _counter_flags
+from panache.dice import dice_space
+from panache.policy import TurnPolicy, policy_layout, tabulate_policy
+from panache.rules import Rules
+from panache.turn import solve_turn
+from tabletop.seeding import check_count, chunk_seeds
+
+DEFAULT_CHUNK = 1 << 14
+
+#: Exchanges are cut after this many attempts; P(more) = (5/6)**(n * 200) < 1e-15.
+MAX_ATTEMPTS = 200
+
+
+def _seeds(n: int, seed, chunk_size: int) -> np.ndarray:
+    chunk_size = check_count("chunk_size", chunk_size, 1)
+    return chunk_seeds(seed, -(-n // chunk_size))
+
+
+def policy_arrays(rules: Rules, policy: TurnPolicy) -> dict[str, np.ndarray | int]:
+    """The packed step table the turn simulator reads for ``policy``.
+
+    Holding the multiset ``a`` with ``m`` dice left, a roll of rank ``r`` among the
+    rolls of ``m`` dice is entry ``table_offset[a] + r`` of the policy; it is found
+    as ``base[a] + index_of_code[code]`` with ``base[a] = table_offset[a] -
+    size_offset[m]``. Each entry packs the dice left afterwards with either the
+    next ``base`` or, at the end, the total (less ``total_offset``, to stay >= 0).
+    """
+    space = dice_space(rules.n_dice)
+    table_offset, entry_a, _ = policy_layout(rules.n_dice)
+    left = rules.n_dice - space.sizes
+    base = table_offset[:-1] - space.size_offset[left]
+    value = space.counts @ rules.values
+    total_offset = int(value[space.of_size(rules.n_dice)].min())
+    after = space.index_of_code[space.codes[entry_a] + space.codes[policy.kept]]
+    payload = np.where(left[after] > 0, base[after], value[after] - total_offset)
+    return {
+        "powers": np.ascontiguousarray(space.powers),
+        "index_of_code": space.index_of_code.astype(np.int32),  # int32: fewer cache misses
+        "first_offset": int(base[0]),
+        "step": (payload << STEP_BITS) | left[after],
+        "total_offset": total_offset,
+    }
+
+
+def simulate_turns(
+    rules: Rules,
+    policy: TurnPolicy | Callable,
+    n: int,
+    seed=None,
+    chunk_size: int = DEFAULT_CHUNK,
+) -> np.ndarray:
+    """Totals of ``n`` turn rolls played under ``policy``.
+
+    Parameters
+    ----------
+    rules : Rules
+    policy : TurnPolicy or callable
+        A tabulated policy (e.g. ``solve_turn(rules).policy``) or a callable
+        ``f(set_aside, rolled) -> faces``, tabulated first.
+    n : int
+        Number of turn rolls.
+    seed : None, int, SeedSequence or Generator
+    chunk_size : int
+        Samples per parallel chunk (part of what the seed reproduces).
+
+    Returns
+    -------
+    numpy.ndarray
+        ``int64`` totals, shape ``(n,)``.
+
+    Examples
+    --------
+    >>> from panache import Rules, solve_turn
+    >>> rules = Rules()
+    >>> totals = simulate_turns(rules, solve_turn(rules).policy, 1000, seed=1)
+    >>> totals.shape, bool(totals.min() >= -20 and totals.max() <= 5)
+    ((1000,), True)
+    """
+    totals, _ = _simulate_turns(rules, policy, n, seed, chunk_size)
+    return totals
+
+
+def _simulate_turns(rules, policy, n, seed, chunk_size):
+    """Totals and the number of dice thrown per chunk (for benchmarks)."""
+    n = check_count("n", n)
+    policy = tabulate_policy(rules.n_dice, policy)
+    if policy.n_dice != rules.n_dice:
+        raise ValueError(f"policy is for {policy.n_dice} dice, rules have n_dice={rules.n_dice}")
+    arrays = policy_arrays(rules, policy)
+    return simulate_turns_kernel(_seeds(n, seed, chunk_size), chunk_size, n, rules.n_dice, **arrays)
+
+
+def simulate_attacks(
+    rules: Rules, level: int, n: int, seed=None, chunk_size: int = DEFAULT_CHUNK
+) -> np.ndarray:
+    """Damage of ``n`` attacks at ``level`` (no counter-attacks): ``int64`` array."""
+    level = _check_level(level)
+    n = check_count("n", n)
+    hits = simulate_attacks_kernel(_seeds(n, seed, chunk_size), chunk_size, n, rules.n_dice, level)
+    return level * hits
+
+
+@dataclass(frozen=True)
+class ExchangeSamples:
+    """Simulated exchanges: damage to each side and number of attempts, per exchange."""
+
+    target_damage: np.ndarray
+    attacker_damage: np.ndarray
+    attempts: np.ndarray
+
+
+def simulate_exchanges(
+    rules: Rules,
+    level: int,
+    n: int,
+    counter="always",
+    seed=None,
+    chunk_size: int = DEFAULT_CHUNK,
+) -> ExchangeSamples:
+    """``n`` attack / counter-attack exchanges at ``level`` (see :func:`panache.exchange`)."""
+    level = _check_level(level)
+    n = check_count("n", n)
+    target, attacker = _counter_flags(rules, counter)
+    hits, victim, attempts = simulate_exchanges_kernel(
+        _seeds(n, seed, chunk_size), chunk_size, n, rules.n_dice, level,
+        target, attacker, MAX_ATTEMPTS,
+    )  # fmt: skip
+    damage = level * hits
+    return ExchangeSamples(
+        target_damage=np.where(victim == 0, damage, 0),
+        attacker_damage=np.where(victim == 1, damage, 0),
+        attempts=attempts,
+    )
+
+
+def simulate_mp_attempts(
+    rules: Rules, n: int, seed=None, chunk_size: int = DEFAULT_CHUNK
+) -> np.ndarray:
+    """Success (bool) of ``n`` Master Panache attempts played to maximise P(total = 0)."""
+    policy = solve_turn(rules, "zero").policy
+    return simulate_turns(rules, policy, n, seed=seed, chunk_size=chunk_size) == 0

@@ -1,0 +1,20 @@
+"""Cross-game tools: seeding, Monte Carlo statistics, report helpers.
+
+The shared package knows no game; every game package stands on it.
+"""
+
+from tabletop.files import atomic_write_bytes, atomic_write_text
+from tabletop.seeding import as_generator, as_seed_sequence, chunk_seeds
+from tabletop.stats import MonteCarloEstimate, chi_square_test, estimate_mean, estimate_proportion
+
+__all__ = [
+    "MonteCarloEstimate",
+    "as_generator",
+    "as_seed_sequence",
+    "atomic_write_bytes",
+    "atomic_write_text",
+    "chi_square_test",
+    "chunk_seeds",
+    "estimate_mean",
+    "estimate_proportion",
+]

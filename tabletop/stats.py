@@ -1,0 +1,126 @@
+"""Monte Carlo statistics: means with standard errors, intervals, goodness of fit.
+
+A Monte Carlo figure is reported with its standard error ``s / sqrt(n)``; a
+proportion's confidence interval is Wilson's score interval (scipy's ``binomtest``);
+a simulated distribution is compared with an exact one by Pearson's chi-square test,
+pooling the rarest outcomes until every expected count is at least ``min_expected``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import stats
+
+
+@dataclass(frozen=True)
+class MonteCarloEstimate:
+    """A Monte Carlo mean with its standard error.
+
+    Attributes
+    ----------
+    mean : float
+        Sample mean.
+    stderr : float
+        Standard error of the mean.
+    n : int
+        Number of samples.
+    """
+
+    mean: float
+    stderr: float
+    n: int
+
+    def ci(self, level: float = 0.95) -> tuple[float, float]:
+        """Normal-approximation confidence interval at ``level``."""
+        if not 0 < level < 1:
+            raise ValueError(f"level must be in (0, 1), got {level}")
+        z = stats.norm.ppf(0.5 + level / 2)
+        return self.mean - z * self.stderr, self.mean + z * self.stderr
+
+    def z_score(self, exact: float) -> float:
+        """How many standard errors the estimate lies from ``exact`` (inf if stderr is 0)."""
+        gap = self.mean - exact
+        if self.stderr == 0:
+            return 0.0 if gap == 0 else math.inf
+        return gap / self.stderr
+
+
+def estimate_mean(samples) -> MonteCarloEstimate:
+    """Mean and standard error of ``samples`` (1-D, at least two values).
+
+    Examples
+    --------
+    >>> estimate_mean([0.0, 1.0, 0.0, 1.0]).mean
+    0.5
+    """
+    x = np.asarray(samples, dtype=np.float64).ravel()
+    if x.size < 2:
+        raise ValueError(f"samples must hold at least 2 values, got {x.size}")
+    return MonteCarloEstimate(float(x.mean()), float(x.std(ddof=1) / math.sqrt(x.size)), x.size)
+
+
+def estimate_proportion(successes: int, n: int) -> MonteCarloEstimate:
+    """A proportion ``successes / n`` with its binomial standard error."""
+    if n <= 0 or not 0 <= successes <= n:
+        raise ValueError(f"need 0 <= successes <= n and n > 0, got successes={successes}, n={n}")
+    p = successes / n
+    return MonteCarloEstimate(p, math.sqrt(p * (1 - p) / n), int(n))
+
+
+def proportion_ci(successes: int, n: int, level: float = 0.95) -> tuple[float, float]:
+    """Wilson score interval for a binomial proportion (scipy's ``binomtest``)."""
+    ci = stats.binomtest(int(successes), int(n)).proportion_ci(level, method="wilson")
+    return float(ci.low), float(ci.high)
+
+
+def chi_square_test(observed, expected_probs, min_expected: float = 5.0) -> float:
+    """P-value of Pearson's chi-square test of ``observed`` counts against exact probabilities.
+
+    Outcomes are sorted by expected count and the rarest are pooled until every
+    pooled cell expects at least ``min_expected`` samples. An outcome observed but
+    given probability 0 returns a p-value of 0.
+
+    Parameters
+    ----------
+    observed : array_like of int
+        Observed counts per outcome.
+    expected_probs : array_like of float
+        Exact probability of each outcome (same length, summing to 1).
+    min_expected : float
+        Smallest expected count per pooled cell.
+
+    Returns
+    -------
+    float
+        The p-value (1.0 when a single cell remains after pooling).
+    """
+    obs = np.asarray(observed, dtype=np.float64).ravel()
+    probs = np.asarray(expected_probs, dtype=np.float64).ravel()
+    if obs.shape != probs.shape:
+        raise ValueError(
+            f"observed and expected_probs differ in length: {obs.size} vs {probs.size}"
+        )
+    if not math.isclose(probs.sum(), 1.0, abs_tol=1e-9):
+        raise ValueError(f"expected_probs must sum to 1, got {probs.sum()!r}")
+    if np.any(obs[probs <= 0] > 0):
+        return 0.0
+    n = obs.sum()
+    order = np.argsort(probs * n, kind="stable")
+    cells_obs, cells_exp = [], []
+    acc_obs = acc_exp = 0.0
+    for i in order:
+        acc_obs += obs[i]
+        acc_exp += probs[i] * n
+        if acc_exp >= min_expected:
+            cells_obs.append(acc_obs)
+            cells_exp.append(acc_exp)
+            acc_obs = acc_exp = 0.0
+    if acc_exp > 0 and cells_exp:  # fold the remainder into the last cell
+        cells_obs[-1] += acc_obs
+        cells_exp[-1] += acc_exp
+    if len(cells_exp) < 2:
+        return 1.0
+    return float(stats.chisquare(cells_obs, cells_exp).pvalue)
