@@ -1,0 +1,41 @@
+import matplotlib
+
+matplotlib.use("agg")
+import matplotlib.pyplot as plt
+import pandas as pd
+import pytest
+
+from tabletop.report import Report, notebook_size, report_dir
+
+
+def test_report_writes_markdown_and_figures(tmp_path):
+    report = Report("demo", "Demo report")
+    report.heading("Numbers")
+    report.text(f"Two and two make {2 + 2}.")
+    report.table(pd.DataFrame({"x": [1.23456, 2.0]}, index=pd.Index(["a", "b"], name="k")),
+                 caption="A table")  # fmt: skip
+    fig, ax = plt.subplots()
+    ax.plot([0, 1], [0, 1])
+    report.figure(fig, "line", "A line")
+    plt.close(fig)
+    path = report.write(tmp_path)
+    text = path.read_text()
+    assert text.startswith("# Demo report")
+    assert "Two and two make 4." in text
+    assert "| k   |" in text and "1.235" in text
+    assert "![A line](figures/demo-line.png)" in text
+    assert (tmp_path / "figures" / "demo-line.png").read_bytes()[:4] == b"\x89PNG"
+    with pytest.raises(ValueError, match="used twice"):
+        report.figure(fig, "line", "again")
+
+
+def test_names_and_environment(monkeypatch, tmp_path):
+    with pytest.raises(ValueError, match="name"):
+        Report("bad name!", "x")
+    monkeypatch.setenv("TABLETOP_NOTEBOOK_SIZE", "huge")
+    with pytest.raises(ValueError, match="TABLETOP_NOTEBOOK_SIZE"):
+        notebook_size()
+    monkeypatch.setenv("TABLETOP_NOTEBOOK_SIZE", "small")
+    assert notebook_size() == "small"
+    monkeypatch.setenv("TABLETOP_REPORT_DIR", str(tmp_path))
+    assert report_dir() == tmp_path

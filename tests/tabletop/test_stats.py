@@ -1,0 +1,50 @@
+import numpy as np
+import pytest
+
+from tabletop.stats import (
+    MonteCarloEstimate,
+    chi_square_test,
+    estimate_mean,
+    estimate_proportion,
+    proportion_ci,
+)
+
+
+def test_mean_and_stderr():
+    est = estimate_mean([1.0, 2.0, 3.0, 4.0])
+    assert est.mean == 2.5
+    assert est.stderr == pytest.approx(np.std([1, 2, 3, 4], ddof=1) / 2)
+    low, high = est.ci(0.95)
+    assert low < 2.5 < high
+    assert est.z_score(2.5) == 0
+    assert MonteCarloEstimate(1.0, 0.0, 10).z_score(2.0) == float("inf")
+    with pytest.raises(ValueError, match="at least 2"):
+        estimate_mean([1.0])
+
+
+def test_proportion():
+    est = estimate_proportion(30, 100)
+    assert est.mean == 0.3
+    assert est.stderr == pytest.approx((0.3 * 0.7 / 100) ** 0.5)
+    low, high = proportion_ci(30, 100)
+    assert low < 0.3 < high
+    with pytest.raises(ValueError, match="successes"):
+        estimate_proportion(5, 3)
+
+
+def test_chi_square_detects_a_wrong_law():
+    rng = np.random.default_rng(0)
+    probs = np.array([0.5, 0.3, 0.15, 0.04, 0.01])
+    draws = rng.choice(5, size=100_000, p=probs)
+    observed = np.bincount(draws, minlength=5)
+    assert chi_square_test(observed, probs) > 1e-3
+    wrong = np.array([0.49, 0.31, 0.15, 0.04, 0.01])
+    assert chi_square_test(observed, wrong) < 1e-6
+    assert chi_square_test([0, 1], [1.0, 0.0]) == 0.0  # impossible outcome observed
+
+
+def test_chi_square_pools_rare_cells():
+    # 10 samples: every cell expects less than 5, so the cells are pooled
+    assert 0 <= chi_square_test([5, 3, 2, 0], [0.4, 0.3, 0.2, 0.1]) <= 1
+    with pytest.raises(ValueError, match="sum to 1"):
+        chi_square_test([1, 2], [0.5, 0.6])
