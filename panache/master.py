@@ -13,6 +13,8 @@ most the target's points and the announcer's points.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pandas as pd
 
@@ -20,6 +22,7 @@ from panache.rules import Rules, _check_int
 from panache.turn import solve_turn
 
 
+@functools.lru_cache(maxsize=64)
 def mp_success(rules: Rules) -> float:
     """Probability that a Master Panache attempt ends on a total of 0, played optimally.
 

@@ -113,8 +113,12 @@ class TurnPolicy:
     def to_frame(self, rules: Rules | None = None) -> pd.DataFrame:
         """Every decision as a DataFrame indexed by (set_aside, rolled).
 
-        Columns: ``dice_left``, ``keep`` (faces set aside), ``n_keep``, ``stop``
-        (every rolled die kept), and with ``rules`` the ``set_aside_total``.
+        Index labels are faces separated by spaces, highest first (``"6 5 5"``);
+        nothing set aside yet is ``""``, so the first-roll decisions are
+        ``frame.xs("", level="set_aside")``. Columns: ``dice_left``, ``p_roll`` (the
+        probability of that roll of ``dice_left`` dice), ``keep`` (faces set aside),
+        ``n_keep``, ``stop`` (every rolled die kept), and with ``rules`` the
+        ``set_aside_total``.
         """
         space = dice_space(self.n_dice)
         _, entry_a, entry_r = policy_layout(self.n_dice)
@@ -124,6 +128,7 @@ class TurnPolicy:
                 "set_aside": [label[a] for a in entry_a],
                 "rolled": [label[r] for r in entry_r],
                 "dice_left": space.sizes[entry_r],
+                "p_roll": space.probability[entry_r],
                 "keep": [label[k] for k in self.kept],
                 "n_keep": space.sizes[self.kept],
             }

@@ -120,6 +120,14 @@ def reachable_totals(rules: Rules) -> np.ndarray:
     return turn_tables(rules).totals.copy()
 
 
+def _is_int(text: str) -> bool:
+    try:
+        int(text)
+    except ValueError:
+        return False
+    return True
+
+
 def utility_vector(rules: Rules, utility) -> np.ndarray:
     """The utility of each reachable total (lowest first) as a float array.
 
@@ -136,7 +144,7 @@ def utility_vector(rules: Rules, utility) -> np.ndarray:
             out = (totals == 0).astype(np.float64)
         elif name == "positive" and not arg:
             out = (totals > 0).astype(np.float64)
-        elif name == "at_least" and arg.lstrip("-").isdigit():
+        elif name == "at_least" and _is_int(arg):
             out = (totals >= int(arg)).astype(np.float64)
         else:
             raise ValueError(f"utility name must be one of {UTILITY_NAMES}, got {utility!r}")

@@ -12,6 +12,16 @@ import tempfile
 from pathlib import Path
 
 
+def _default_mode() -> int:
+    """Permissions of a newly created file under the process umask (mkstemp uses 0600)."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
+_MODE = _default_mode()
+
+
 def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> Path:
     """Write ``data`` to ``path`` atomically, creating parent folders.
 
@@ -40,6 +50,7 @@ def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
+        os.chmod(tmp, _MODE)
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()

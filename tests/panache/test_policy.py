@@ -67,3 +67,11 @@ def test_human_policies_do_what_they_say():
     assert stop.choose((), (6, 5, 4, 3, 1)) == (6,)
     with pytest.raises(ValueError, match="name must be one of"):
         human_policy(rules, "yolo")
+
+
+def test_frame_first_roll_probabilities():
+    frame = human_policy(Rules(), "best_die").to_frame(Rules())
+    first = frame.xs("", level="set_aside")
+    assert len(first) == 252
+    assert first["p_roll"].sum() == pytest.approx(1.0, abs=1e-14)
+    assert (first["set_aside_total"] == 0).all()

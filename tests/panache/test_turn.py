@@ -155,3 +155,15 @@ def test_seed_roger_first_roll_optimal_and_roger():
     assert roger.choose((6,), (6, 6, 5, 2)) == (6, 6, 5)
     assert roger.choose((6, 6, 6, 5), (1,)) == (1,)
     assert rules.total((6, 6, 6, 5, 1)) == -1
+
+
+@pytest.mark.parametrize("text", ["at_least:--3", "at_least:", "at_least:1.5"])
+def test_bad_threshold_names(text):
+    with pytest.raises(ValueError, match="utility name must be one of"):
+        utility_vector(Rules(), text)
+
+
+def test_threshold_with_plus_sign():
+    assert np.array_equal(
+        utility_vector(Rules(), "at_least:+1"), utility_vector(Rules(), "positive")
+    )

@@ -18,3 +18,13 @@ def test_failed_write_leaves_old_file(tmp_path):
         atomic_write_bytes(target, "not bytes")
     assert target.read_bytes() == b"old"
     assert len(list(tmp_path.iterdir())) == 1
+
+
+def test_written_files_are_readable_by_others(tmp_path):
+    import os
+    import stat
+
+    mask = os.umask(0o022)
+    os.umask(mask)
+    path = atomic_write_text(tmp_path / "r.md", "x")
+    assert stat.S_IMODE(path.stat().st_mode) == 0o666 & ~mask
