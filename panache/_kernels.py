@@ -206,3 +206,43 @@ def simulate_exchanges_kernel(seeds, chunk_size, n_exchanges, n, level,
                 if not answers:
                     break
     return hits, victim, attempts
+
+
+@jit
+def turn_value_slope_kernel(
+    n, sums, state_start, state_sum, size_offset, probability,
+    opt_start, opt_size, opt_value, final_utility, final_slope, value, slope,
+):  # fmt: skip
+    """Optimal value of a turn roll and its derivative along a second utility.
+
+    Same backward induction as :func:`solve_turn_kernel`, without the choice
+    table: ``value`` and ``slope`` are scratch arrays of shape ``(n + 1, len(sums))``.
+    The slope carried along is that of the chosen options, so it is the derivative
+    of the optimal value when the utility moves along ``final_slope`` (exact
+    while no choice changes). Returns both at the start (no die set aside).
+    """
+    for i in range(state_start[n], state_start[n + 1]):
+        g = state_sum[i]
+        value[0, g] = final_utility[g]
+        slope[0, g] = final_slope[g]
+    for m in range(1, n + 1):
+        j = n - m
+        for s_local in range(state_start[j + 1] - state_start[j]):
+            g = state_sum[state_start[j] + s_local]
+            acc = 0.0
+            acc_slope = 0.0
+            for r in range(size_offset[m], size_offset[m + 1]):
+                best = -np.inf
+                best_slope = 0.0
+                for o in range(opt_start[r], opt_start[r + 1]):
+                    target = np.searchsorted(sums, sums[g] + opt_value[o])
+                    v = value[m - opt_size[o], target]
+                    if v > best + TIE_TOLERANCE:
+                        best = v
+                        best_slope = slope[m - opt_size[o], target]
+                acc += probability[r] * best
+                acc_slope += probability[r] * best_slope
+            value[m, g] = acc
+            slope[m, g] = acc_slope
+    start = np.searchsorted(sums, 0)
+    return value[n, start], slope[n, start]

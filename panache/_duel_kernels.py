@@ -1,0 +1,172 @@
+"""Numba kernels of the two-player game solve (see ``panache.duel``). Private."""
+
+import numpy as np
+
+from panache._kernels import TIE_TOLERANCE, turn_value_slope_kernel
+from tabletop.jit import jit
+
+#: Largest attacked face.
+MAX_LEVEL = 6
+
+
+@jit
+def exchange_value(s, q, hit_target, hit_attacker, decline, counters):
+    """The attacker's winning chance from an attack, with optimal counter decisions.
+
+    ``hit_target`` / ``hit_attacker``: the attacker's winning chance once the target /
+    the attacker has been hit (averaged over the damage); ``decline``: its chance if
+    the exchange ends with nothing. ``X`` (attacker about to roll) and ``Y`` (target
+    about to roll) satisfy ``X = s Ht + q min(A, Y)``, ``Y = s Ha + q max(A, X)``: a
+    contraction with factor ``q``, iterated to its fixed point; the decisions read off
+    it (ties: decline) then give the exact values in closed form.
+
+    Returns ``X``, ``dX/dA``, whether the target counters, whether the attacker
+    counters back.
+    """
+    if not counters:
+        return s * hit_target + q * decline, q, False, False
+    x = s * hit_target + q * decline
+    y = s * hit_attacker + q * decline
+    for _ in range(200):
+        x_new = s * hit_target + q * min(decline, y)
+        y_new = s * hit_attacker + q * max(decline, x_new)
+        done = abs(x_new - x) < 1e-17 and abs(y_new - y) < 1e-17
+        x, y = x_new, y_new
+        if done:
+            break
+    target_counters = y < decline - TIE_TOLERANCE
+    attacker_counters = target_counters and x > decline + TIE_TOLERANCE
+    if not target_counters:
+        return s * hit_target + q * decline, q, False, False
+    if not attacker_counters:
+        return s * hit_target + q * (s * hit_attacker + q * decline), q * q, True, False
+    return (s * hit_target + q * s * hit_attacker) / (1 - q * q), 0.0, True, True
+
+
+@jit
+def state_parts(a, b, win, n, hit_given, pi, max_stake):
+    """What a state's turn utility needs from smaller states.
+
+    Returns, per level k, the attacker's chance once the target / itself is hit,
+    and the best Master Panache (chance, stake; stake 0 if none is legal).
+    """
+    hit_target = np.zeros(MAX_LEVEL + 1)
+    hit_attacker = np.zeros(MAX_LEVEL + 1)
+    for k in range(1, MAX_LEVEL + 1):
+        for x in range(1, n + 1):
+            d = k * x
+            hit_target[k] += hit_given[x] * (1.0 if b - d <= 0 else 1.0 - win[b - d, a])
+            hit_attacker[k] += hit_given[x] * (0.0 if a - d <= 0 else 1.0 - win[b, a - d])
+    best_mp = -1.0
+    best_stake = 0
+    for stake in range(2, max_stake + 1, 2):
+        success = 1.0 if b - stake <= 0 else 1.0 - win[b - stake, a]
+        fail = 0.0 if a - stake // 2 <= 0 else 1.0 - win[b, a - stake // 2]
+        v = pi * success + (1 - pi) * fail
+        if v > best_mp + TIE_TOLERANCE:
+            best_mp = v
+            best_stake = stake
+    return hit_target, hit_attacker, best_mp, best_stake
+
+
+@jit
+def state_utility(a, b, decline, win, totals, final_index, parts, s, q, counters, u, du):
+    """Fill the turn utility ``u`` (and its derivative ``du`` in ``decline``) of state
+    (a, b): the mover's winning chance after each total, ``decline`` being its
+    chance when the turn changes nothing (opponent to move at (b, a))."""
+    hit_target, hit_attacker, best_mp, best_stake = parts
+    for i in range(totals.shape[0]):
+        t = totals[i]
+        g = final_index[i]
+        if t < 0:
+            u[g] = 0.0 if a + t <= 0 else 1.0 - win[b, a + t]
+            du[g] = 0.0
+        elif t == 0:
+            if best_stake > 0 and best_mp > decline + TIE_TOLERANCE:
+                u[g] = best_mp
+                du[g] = 0.0
+            else:
+                u[g] = decline
+                du[g] = 1.0
+        else:
+            k = min(t, MAX_LEVEL)
+            x, dx, _, _ = exchange_value(s, q, hit_target[k], hit_attacker[k], decline, counters)
+            if x > decline + TIE_TOLERANCE:
+                u[g] = x
+                du[g] = dx
+            else:
+                u[g] = decline
+                du[g] = 1.0
+
+
+@jit
+def solve_duel_kernel(
+    max_points, stake_factor, stake_cap, n, sums, state_start, state_sum, size_offset,
+    probability, opt_start, opt_size, opt_value, totals, final_index, hit_given, s, q, pi,
+    counters,
+):  # fmt: skip
+    """Winning chance of the player to move, for every (own, opponent's) points.
+
+    Pairs of states {(a, b), (b, a)} are solved in increasing order of a + b; within a
+    pair, the two values depend on each other only through "nothing changes"
+    outcomes, and the pair's fixed point is found by Newton's method on the
+    piecewise-linear map (exact once the active choices are right), checked by
+    a final evaluation. Returns the table and the number of pairs whose residual
+    exceeded 1e-12 (0 when every pair converged).
+    """
+    win = np.full((max_points + 1, max_points + 1), np.nan)
+    value = np.empty((n + 1, sums.shape[0]))
+    slope = np.empty((n + 1, sums.shape[0]))
+    u = np.full(sums.shape[0], np.nan)
+    du = np.full(sums.shape[0], np.nan)
+    bad = 0
+    turn = (n, sums, state_start, state_sum, size_offset, probability,
+            opt_start, opt_size, opt_value)  # fmt: skip
+    for total in range(2, 2 * max_points + 1):
+        for a in range(max(1, total - max_points), total // 2 + 1):
+            b = total - a
+            stake_a = stake_factor * a if stake_cap == 0 else min(stake_factor * a, stake_cap)
+            stake_b = stake_factor * b if stake_cap == 0 else min(stake_factor * b, stake_cap)
+            parts_ab = state_parts(a, b, win, n, hit_given, pi, stake_a)
+            parts_ba = state_parts(b, a, win, n, hit_given, pi, stake_b)
+            w = 0.5
+            for _ in range(100):
+                if a == b:
+                    state_utility(a, b, 1.0 - w, win, totals, final_index, parts_ab, s, q,
+                                  counters, u, du)  # fmt: skip
+                    f, df = turn_value_slope_kernel(*turn, u, du, value, slope)
+                    w_new = (f + df * w) / (1.0 + df)
+                else:
+                    state_utility(b, a, 1.0 - w, win, totals, final_index, parts_ba, s, q,
+                                  counters, u, du)  # fmt: skip
+                    g, dg = turn_value_slope_kernel(*turn, u, du, value, slope)
+                    state_utility(a, b, 1.0 - g, win, totals, final_index, parts_ab, s, q,
+                                  counters, u, du)  # fmt: skip
+                    f, df = turn_value_slope_kernel(*turn, u, du, value, slope)
+                    w_new = (f - df * dg * w) / (1.0 - df * dg)
+                if not 0.0 <= w_new <= 1.0:
+                    w_new = f  # a plain fixed-point step
+                step = abs(w_new - w)
+                w = w_new
+                if step < 1e-15:
+                    break
+            # final evaluation at the fixed point: the pair's values and residual
+            if a == b:
+                state_utility(a, b, 1.0 - w, win, totals, final_index, parts_ab, s, q,
+                              counters, u, du)  # fmt: skip
+                f, _ = turn_value_slope_kernel(*turn, u, du, value, slope)
+                win[a, a] = f
+                residual = abs(f - w)
+            else:
+                state_utility(b, a, 1.0 - w, win, totals, final_index, parts_ba, s, q,
+                              counters, u, du)  # fmt: skip
+                g, _ = turn_value_slope_kernel(*turn, u, du, value, slope)
+                state_utility(a, b, 1.0 - g, win, totals, final_index, parts_ab, s, q,
+                              counters, u, du)  # fmt: skip
+                f, _ = turn_value_slope_kernel(*turn, u, du, value, slope)
+                win[a, b] = f
+                win[b, a] = g
+                residual = abs(f - w)
+            if residual > 1e-12:
+                bad += 1
+    return win, bad

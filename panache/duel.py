@@ -1,0 +1,258 @@
+r"""Two players, solved exactly: every decision maximises the decider's winning chance.
+
+After round 1, points never grow. Write :math:`W(a, b)` for the winning chance of the
+player to move with ``a`` points against ``b``. Its turn roll is a turn of
+:func:`panache.solve_turn` whose utility is the winning chance after each total T:
+
+* T < 0: ``0`` if ``a + T <= 0``, else ``1 - W(b, a + T)``;
+* T = 0: the better of declining, ``D = 1 - W(b, a)``, and the best Master Panache
+  stake X: ``p (1 - W(b - X, a)) + (1 - p)(1 - W(b, a - X/2))`` (a player at 0 or less
+  has lost), with ``p`` the optimal attempt's success chance;
+* T > 0: the better of declining (``D``) and attacking at ``k = min(T, 6)``, whose
+  value ``X`` comes from the counter-attack game: with ``s = 1 - q`` the chance
+  that an attempt hits, ``X = s H_t + q min(D, Y)`` and ``Y = s H_a + q max(D, X)``,
+  ``H_t`` / ``H_a`` the chance once the target / the attacker is hit (see
+  :func:`panache._duel_kernels.exchange_value`).
+
+Every outcome lowers someone's points except those where nothing changes, which
+lead to ``W(b, a)``. So the states are solved pair by pair, {(a, b), (b, a)}, by
+increasing ``a + b``; within a pair the two values form a fixed point of a
+piecewise-linear map, solved by Newton's method (exact once the active choices are
+right) and checked by a final evaluation. Ties go to declining (RULES.md §1) and
+to the smallest stake.
+
+Round 1 (no attacks, no Master Panache, gains if ``first_round_gain``) is solved by
+backward induction: the second player answers the first one's points, and the
+first player's turn utility is its chance against that answer.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from panache._duel_kernels import (
+    MAX_LEVEL,
+    exchange_value,
+    solve_duel_kernel,
+    state_parts,
+    state_utility,
+)
+from panache.attack import _hits_pmf
+from panache.master import mp_success
+from panache.policy import TurnPolicy
+from panache.rules import Rules, _check_int
+from panache.turn import TurnTables, solve_turn, turn_tables
+
+
+def max_points(rules: Rules) -> int:
+    """The most points a player can hold after round 1."""
+    gain = max(0, rules.total_range[1]) if rules.first_round_gain else 0
+    return rules.start_points + gain
+
+
+@dataclass(frozen=True, eq=False)
+class DuelSolution:
+    """The two-player game solved exactly.
+
+    Attributes
+    ----------
+    rules : Rules
+    win : pandas.DataFrame
+        Winning chance of the player to move, indexed by ``my_points`` (rows) and
+        ``opponent_points`` (columns), 1..max points after round 1.
+    first_player_win : float
+        The first player's winning chance from the start, round 1 included.
+    round1 : pandas.DataFrame
+        Indexed by the first player's points after round 1: the second player's
+        winning chance after its best round-1 answer (``second_player_win``).
+    """
+
+    rules: Rules
+    win: pd.DataFrame
+    first_player_win: float
+    round1: pd.DataFrame
+    _win: np.ndarray
+    _params: dict
+
+    def _check_state(self, my_points: int, opponent_points: int) -> tuple[int, int]:
+        top = self._win.shape[0] - 1
+        a = _check_int("my_points", my_points, 1, top)
+        b = _check_int("opponent_points", opponent_points, 1, top)
+        return a, b
+
+    def turn_utility(self, my_points: int, opponent_points: int) -> pd.Series:
+        """The mover's winning chance after each total, played optimally from there."""
+        a, b = self._check_state(my_points, opponent_points)
+        u, _ = self._utility(a, b)
+        return u
+
+    def _utility(self, a, b):
+        p = self._params
+        t: TurnTables = p["tables"]
+        parts = state_parts(a, b, self._win, p["n"], p["hit_given"], p["pi"], p["max_stake"](a))
+        u = np.full(t.sums.size, np.nan)
+        du = np.full(t.sums.size, np.nan)
+        final = t.state_sum[t.state_start[p["n"]] : t.state_start[p["n"] + 1]]
+        decline = 1.0 - self._win[b, a]
+        state_utility(a, b, decline, self._win, t.totals, final, parts, p["s"], p["q"],
+                      p["counters"], u, du)  # fmt: skip
+        series = pd.Series(u[final], index=pd.Index(t.totals, name="total"), name="win")
+        return series, parts
+
+    def turn_policy(self, my_points: int, opponent_points: int) -> TurnPolicy:
+        """The optimal set-aside policy of the mover's turn roll in this state."""
+        return solve_turn(self.rules, self.turn_utility(my_points, opponent_points)).policy
+
+    def decisions(self, my_points: int, opponent_points: int) -> dict:
+        """What the mover does after each kind of total, in state (my, opponent's points).
+
+        Returns a dict with ``win`` (the state's value), ``mp_stake`` (stake announced
+        after a total of 0; 0 to decline), and per attack level k = 1..6 the lists
+        ``attack`` (attack after a total giving level k), ``target_counters`` and
+        ``attacker_counters`` (counter decisions in that exchange).
+        """
+        a, b = self._check_state(my_points, opponent_points)
+        p = self._params
+        _, parts = self._utility(a, b)
+        hit_target, hit_attacker, best_mp, best_stake = parts
+        decline = 1.0 - self._win[b, a]
+        out = {
+            "win": float(self._win[a, b]),
+            "mp_stake": int(best_stake) if best_stake and best_mp > decline + 1e-12 else 0,
+            "attack": [],
+            "target_counters": [],
+            "attacker_counters": [],
+        }
+        for k in range(1, MAX_LEVEL + 1):
+            x, _, tc, ac = exchange_value(p["s"], p["q"], hit_target[k], hit_attacker[k],
+                                          decline, p["counters"])  # fmt: skip
+            out["attack"].append(bool(x > decline + 1e-12))
+            out["target_counters"].append(bool(tc))
+            out["attacker_counters"].append(bool(ac))
+        return out
+
+    def decision_table(self) -> pd.DataFrame:
+        """Every state's decisions: attack levels, counters and Master Panache stakes."""
+        rows = []
+        top = self._win.shape[0] - 1
+        for a in range(1, top + 1):
+            for b in range(1, top + 1):
+                d = self.decisions(a, b)
+                rows.append(
+                    {
+                        "my_points": a,
+                        "opponent_points": b,
+                        "win": d["win"],
+                        "mp_stake": d["mp_stake"],
+                        "attack_levels": "".join(
+                            str(k + 1) for k, v in enumerate(d["attack"]) if v
+                        ),
+                        "counter_levels": "".join(
+                            str(k + 1) for k, v in enumerate(d["target_counters"]) if v
+                        ),
+                    }
+                )
+        return pd.DataFrame(rows).set_index(["my_points", "opponent_points"])
+
+
+@functools.lru_cache(maxsize=32)
+def solve_duel(rules: Rules) -> DuelSolution:
+    """Solve the two-player game exactly (see the module docstring).
+
+    Parameters
+    ----------
+    rules : Rules
+        ``n_players`` is ignored: this is the two-player game.
+
+    Returns
+    -------
+    DuelSolution
+
+    Raises
+    ------
+    ValueError
+        If the rules let a game go on forever with positive probability under
+        optimal play (some pair of states never converges).
+
+    Examples
+    --------
+    >>> sol = solve_duel(Rules(start_points=6, n_dice=3))
+    >>> 0 < sol.first_player_win < 1
+    True
+    """
+    if not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a panache.Rules, got {type(rules).__name__}")
+    t = turn_tables(rules)
+    n = rules.n_dice
+    top = max_points(rules)
+    pmf = _hits_pmf(n)
+    q = float(pmf[0])
+    s = 1.0 - q
+    hit_given = pmf / s
+    hit_given[0] = 0.0
+    pi = mp_success(rules)
+    cap = rules.mp_stake_cap or 0
+    final = t.state_sum[t.state_start[n] : t.state_start[n + 1]]
+    win, bad = solve_duel_kernel(
+        top, rules.mp_stake_factor, cap, n, t.sums, t.state_start, t.state_sum,
+        t.space.size_offset, t.space.probability, t.opt_start, t.opt_size, t.opt_value,
+        t.totals, final, hit_given, s, q, pi, rules.counter_attacks,
+    )  # fmt: skip
+    if bad:
+        raise ValueError(
+            f"the duel does not settle for these rules: {bad} pairs of states did not converge "
+            f"(a game can go on forever under optimal play)"
+        )
+    points = pd.Index(np.arange(1, top + 1), name="my_points")
+    frame = pd.DataFrame(
+        win[1:, 1:], index=points, columns=pd.Index(points.to_numpy(), name="opponent_points")
+    )
+    first, round1 = _round_one(rules, win)
+    params = {
+        "tables": t,
+        "n": n,
+        "hit_given": hit_given,
+        "pi": pi,
+        "s": s,
+        "q": q,
+        "counters": rules.counter_attacks,
+        "max_stake": lambda a: min(rules.mp_stake_factor * a, cap) if cap else
+        rules.mp_stake_factor * a,
+    }  # fmt: skip
+    win.setflags(write=False)
+    return DuelSolution(rules, frame, first, round1, win, params)
+
+
+def _round_points(rules: Rules, total: int) -> int:
+    """Points after a round-1 total, from the start."""
+    if total < 0 or (total > 0 and rules.first_round_gain):
+        return rules.start_points + total
+    return rules.start_points
+
+
+def _round_one(rules: Rules, win: np.ndarray) -> tuple[float, pd.DataFrame]:
+    totals = turn_tables(rules).totals
+    answers = {}
+    for t1 in totals:
+        p1 = _round_points(rules, int(t1))
+        if p1 <= 0 or p1 in answers:
+            continue
+        utility = []
+        for t2 in totals:
+            p2 = _round_points(rules, int(t2))
+            utility.append(0.0 if p2 <= 0 else 1.0 - win[p1, p2])
+        answers[p1] = solve_turn(rules, np.array(utility)).value
+    first_utility = [
+        0.0 if _round_points(rules, int(t1)) <= 0 else 1.0 - answers[_round_points(rules, int(t1))]
+        for t1 in totals
+    ]
+    first = solve_turn(rules, np.array(first_utility)).value
+    table = pd.DataFrame(
+        {"second_player_win": pd.Series(answers).sort_index()},
+    )
+    table.index.name = "first_player_points"
+    return first, table

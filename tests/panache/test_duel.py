@@ -1,0 +1,57 @@
+import numpy as np
+import pytest
+
+from panache import Rules, solve_turn
+from panache.duel import max_points, solve_duel
+from tests.panache import brute
+
+SMALL = [
+    Rules(n_dice=2, start_points=4),
+    Rules(n_dice=2, start_points=5, counter_attacks=False),
+    Rules(n_dice=3, start_points=3, first_round_gain=False, mp_stake_cap=2),
+    Rules(n_dice=2, start_points=4, face_values=(-2, -1, 0, 1, 1, 2), mp_stake_factor=1),
+]
+
+
+@pytest.mark.parametrize("rules", SMALL, ids=range(len(SMALL)))
+def test_duel_matches_plain_value_iteration(rules):
+    sol = solve_duel(rules)
+    win, first = brute.duel(
+        rules.face_values, rules.n_dice, rules.start_points, rules.first_round_gain,
+        rules.counter_attacks, rules.mp_stake_factor, rules.mp_stake_cap,
+    )  # fmt: skip
+    top = max_points(rules)
+    assert sol.win.shape == (top, top)
+    for (a, b), w in win.items():
+        assert sol.win.loc[a, b] == pytest.approx(w, abs=1e-12), (a, b)
+    assert sol.first_player_win == pytest.approx(first, abs=1e-12)
+
+
+def test_default_duel_properties():
+    sol = solve_duel(Rules())
+    w = sol.win.to_numpy()
+    assert np.all((w > 0) & (w < 1))
+    # more points never hurt, fewer opponent points never hurt
+    assert np.all(np.diff(w, axis=0) > -1e-12)
+    assert np.all(np.diff(w, axis=1) < 1e-12)
+    assert 0 < sol.first_player_win < 1
+    assert sol.win.index.name == "my_points" and sol.win.columns.name == "opponent_points"
+
+
+def test_turn_policy_and_decisions_are_consistent():
+    rules = Rules()
+    sol = solve_duel(rules)
+    u = sol.turn_utility(20, 15)
+    assert solve_turn(rules, u).value == pytest.approx(sol.win.loc[20, 15], abs=1e-12)
+    d = sol.decisions(20, 15)
+    assert d["win"] == sol.win.loc[20, 15]
+    assert len(d["attack"]) == 6 and d["mp_stake"] in [*rules.legal_stakes(20).tolist(), 0]
+    with pytest.raises(ValueError, match=r"my_points must be 1\.\.40"):
+        sol.decisions(41, 3)
+
+
+def test_one_point_each_the_mover_cannot_afford_a_negative_total():
+    # with 1 point against 1, the mover loses on any negative total
+    sol = solve_duel(Rules())
+    u = sol.turn_utility(1, 1)
+    assert (u[u.index < 0] == 0).all()
