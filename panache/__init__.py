@@ -1,6 +1,9 @@
 """Master Panache: optimal dice keeping, attacks, Master Panache odds (RULES.md §1)."""
 
+from panache.agents import Agent
 from panache.attack import ExchangeResult, attack_distribution, exchange
+from panache.duel import DuelSolution, solve_duel
+from panache.game import GameResults, simulate_games, tournament
 from panache.master import mp_outcome, mp_stakes, mp_success
 from panache.policy import HUMAN_POLICIES, TurnPolicy, human_policy, tabulate_policy
 from panache.rules import Rules
@@ -22,8 +25,11 @@ from panache.turn import (
 
 __all__ = [
     "HUMAN_POLICIES",
+    "Agent",
+    "DuelSolution",
     "ExchangeResult",
     "ExchangeSamples",
+    "GameResults",
     "Rules",
     "TurnDistribution",
     "TurnPolicy",
@@ -38,9 +44,12 @@ __all__ = [
     "reachable_totals",
     "simulate_attacks",
     "simulate_exchanges",
+    "simulate_games",
     "simulate_mp_attempts",
     "simulate_turns",
+    "solve_duel",
     "solve_turn",
     "tabulate_policy",
+    "tournament",
     "utility_vector",
 ]

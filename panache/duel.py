@@ -103,6 +103,22 @@ class DuelSolution:
         series = pd.Series(u[final], index=pd.Index(t.totals, name="total"), name="win")
         return series, parts
 
+    def round1_utility(self, first_player_points: int | None = None) -> pd.Series:
+        """A round-1 turn's utility: the first player's (``None``), or the second
+        player's once the first has ``first_player_points`` points."""
+        totals = self._params["tables"].totals
+        if first_player_points is None:
+            values = self._params["round1_first"]
+        else:
+            answers = self._params["round1_second"]
+            if first_player_points not in answers:
+                raise ValueError(
+                    f"first_player_points must be one of {sorted(answers)} (points after a "
+                    f"round-1 turn), got {first_player_points!r}"
+                )
+            values = answers[first_player_points]
+        return pd.Series(values, index=pd.Index(totals, name="total"), name="win")
+
     def turn_policy(self, my_points: int, opponent_points: int) -> TurnPolicy:
         """The optimal set-aside policy of the mover's turn roll in this state."""
         return solve_turn(self.rules, self.turn_utility(my_points, opponent_points)).policy
@@ -211,7 +227,7 @@ def solve_duel(rules: Rules) -> DuelSolution:
     frame = pd.DataFrame(
         win[1:, 1:], index=points, columns=pd.Index(points.to_numpy(), name="opponent_points")
     )
-    first, round1 = _round_one(rules, win)
+    first, round1, first_utility, second_utility = _round_one(rules, win)
     params = {
         "tables": t,
         "n": n,
@@ -220,6 +236,8 @@ def solve_duel(rules: Rules) -> DuelSolution:
         "s": s,
         "q": q,
         "counters": rules.counter_attacks,
+        "round1_first": first_utility,
+        "round1_second": second_utility,
         "max_stake": lambda a: min(rules.mp_stake_factor * a, cap) if cap else
         rules.mp_stake_factor * a,
     }  # fmt: skip
@@ -234,25 +252,20 @@ def _round_points(rules: Rules, total: int) -> int:
     return rules.start_points
 
 
-def _round_one(rules: Rules, win: np.ndarray) -> tuple[float, pd.DataFrame]:
+def _round_one(rules: Rules, win: np.ndarray):
+    """First player's chance, the table of second-player answers, and the utilities."""
     totals = turn_tables(rules).totals
-    answers = {}
-    for t1 in totals:
-        p1 = _round_points(rules, int(t1))
+    points = [_round_points(rules, int(t)) for t in totals]
+    answers: dict[int, float] = {}
+    second_utility: dict[int, np.ndarray] = {}
+    for p1 in points:
         if p1 <= 0 or p1 in answers:
             continue
-        utility = []
-        for t2 in totals:
-            p2 = _round_points(rules, int(t2))
-            utility.append(0.0 if p2 <= 0 else 1.0 - win[p1, p2])
-        answers[p1] = solve_turn(rules, np.array(utility)).value
-    first_utility = [
-        0.0 if _round_points(rules, int(t1)) <= 0 else 1.0 - answers[_round_points(rules, int(t1))]
-        for t1 in totals
-    ]
-    first = solve_turn(rules, np.array(first_utility)).value
-    table = pd.DataFrame(
-        {"second_player_win": pd.Series(answers).sort_index()},
-    )
+        utility = np.array([0.0 if p2 <= 0 else 1.0 - win[p1, p2] for p2 in points])
+        second_utility[p1] = utility
+        answers[p1] = solve_turn(rules, utility).value
+    first_utility = np.array([0.0 if p1 <= 0 else 1.0 - answers[p1] for p1 in points])
+    first = solve_turn(rules, first_utility).value
+    table = pd.DataFrame({"second_player_win": pd.Series(answers).sort_index()})
     table.index.name = "first_player_points"
-    return first, table
+    return first, table, first_utility, second_utility

@@ -1,0 +1,234 @@
+"""Numba kernels of whole Master Panache games with pluggable agents. Private.
+
+An agent is a row of small integer parameters (see ``panache.agents``); a game is
+played turn by turn following RULES.md §1, every random draw from the thread's
+generator. The kernels do no validation: ``panache.game`` builds their inputs.
+"""
+
+import numpy as np
+from numba import prange
+
+from panache._kernels import _attack_chain, play_random_turn, play_turn
+from tabletop.draws import randbelow
+from tabletop.jit import jit, parallel_jit
+
+# agent kinds
+RANDOM = 0
+HEURISTIC = 1
+DUEL = 2
+# agent parameter columns
+KIND, TARGET, MIN_LEVEL, COUNTER, MP_RULE, POLICY = 0, 1, 2, 3, 4, 5
+# target rules
+LEADER, WEAKEST, RANDOM_TARGET = 0, 1, 2
+# Master Panache rules of heuristic agents
+MP_NEVER, MP_WHEN_AHEAD, MP_ALWAYS = 0, 1, 2
+# statistics columns
+(TURNS, ATTACKS, COUNTERS, HITS, MPS, MP_WINS, OUT_ROLL, OUT_ATTACK, OUT_MP) = range(9)
+N_STATS = 9
+#: A game still running after this many turns is stopped with no winner.
+MAX_TURNS = 100_000
+
+
+@jit
+def _pick_target(me, rule, points, alive, n_players):
+    """The other live player chosen by ``rule``; ties go to the first clockwise."""
+    best = -1
+    count = 0
+    for step in range(1, n_players):
+        j = (me + step) % n_players
+        if not alive[j]:
+            continue
+        count += 1
+        if (
+            best < 0
+            or (rule == LEADER and points[j] > points[best])
+            or (rule == WEAKEST and points[j] < points[best])
+        ):
+            best = j
+    if rule == RANDOM_TARGET and count > 1:
+        pick = randbelow(count)
+        for step in range(1, n_players):
+            j = (me + step) % n_players
+            if alive[j]:
+                if pick == 0:
+                    return j
+                pick -= 1
+    return best
+
+
+@jit
+def _clip(p, top):
+    return min(max(p, 1), top)
+
+
+@jit
+def _max_stake(points, factor, cap):
+    top = factor * points
+    if cap > 0 and cap < top:
+        top = cap
+    return top - top % 2
+
+
+@jit
+def _counters(agent, me, attacker, target, level, points, duel_tc, duel_ac, top):
+    """Whether player ``me`` answers a failed attempt in this exchange."""
+    kind = agent[KIND]
+    if kind == RANDOM:
+        return randbelow(2) == 1
+    if kind == HEURISTIC:
+        return agent[COUNTER] == 1
+    a = _clip(points[attacker], top)
+    b = _clip(points[target], top)
+    if me == target:
+        return duel_tc[a, b, level]
+    return duel_ac[a, b, level]
+
+
+@jit
+def play_game(
+    n_players, n, values, start_points, first_round_gain, counters_allowed,
+    stake_factor, stake_cap, powers, index_of_code, first_offset, total_offset, steps,
+    mp_policy, agents, duel_policy, duel_attack, duel_tc, duel_ac, duel_stake,
+    duel_r1_first, duel_r1_second, top, order, stats,
+):  # fmt: skip
+    """Play one game; fill ``order`` (seats in order of elimination, the winner
+    last) and ``stats``; return the winner (-1 if the game hit ``MAX_TURNS``)."""
+    points = np.full(n_players, start_points, dtype=np.int64)
+    alive = np.ones(n_players, dtype=np.bool_)
+    played = np.zeros(n_players, dtype=np.bool_)
+    n_alive = n_players
+    n_out = 0
+    me = 0
+    stats[:] = 0
+    while n_alive > 1 and stats[TURNS] < MAX_TURNS:
+        stats[TURNS] += 1
+        agent = agents[me]
+        kind = agent[KIND]
+        first_turn = not played[me]
+        played[me] = True
+        # -- the turn roll
+        if kind == RANDOM:
+            total = play_random_turn(n, values)
+        else:
+            policy = agent[POLICY]
+            if kind == DUEL:
+                other = _pick_target(me, LEADER, points, alive, n_players)
+                if first_turn and n_players == 2:
+                    if played[other]:
+                        policy = duel_r1_second[_clip(points[other], top)]
+                    else:
+                        policy = duel_r1_first
+                elif not first_turn:
+                    policy = duel_policy[_clip(points[me], top), _clip(points[other], top)]
+            total = play_turn(n, powers, index_of_code, first_offset, steps[policy], total_offset)
+        # -- what the total does
+        victim = -1
+        cause = OUT_ROLL
+        if total < 0:
+            points[me] += total
+            victim = me
+        elif first_turn:
+            if total > 0 and first_round_gain:
+                points[me] += total
+        elif total > 0:
+            level = min(total, 6)
+            if kind == RANDOM:
+                target = _pick_target(me, RANDOM_TARGET, points, alive, n_players)
+                attack = randbelow(2) == 1
+            elif kind == HEURISTIC:
+                target = _pick_target(me, agent[TARGET], points, alive, n_players)
+                attack = level >= agent[MIN_LEVEL]
+            else:
+                target = _pick_target(me, LEADER, points, alive, n_players)
+                attack = duel_attack[_clip(points[me], top), _clip(points[target], top), level]
+            if attack:
+                stats[ATTACKS] += 1
+                roller, other = me, target
+                while True:
+                    hits = _attack_chain(n, level)
+                    if hits > 0:
+                        stats[HITS] += 1
+                        points[other] -= level * hits
+                        victim = other
+                        cause = OUT_ATTACK
+                        break
+                    if not counters_allowed or not _counters(
+                        agents[other], other, me, target, level, points, duel_tc, duel_ac, top
+                    ):
+                        break
+                    stats[COUNTERS] += 1
+                    roller, other = other, roller
+        else:  # total == 0, after round 1: a Master Panache may be announced
+            stake = 0
+            if kind == RANDOM:
+                target = _pick_target(me, RANDOM_TARGET, points, alive, n_players)
+                top_stake = _max_stake(points[me], stake_factor, stake_cap)
+                if top_stake >= 2 and randbelow(2) == 1:
+                    stake = 2 + 2 * randbelow(top_stake // 2)
+            elif kind == HEURISTIC:
+                target = _pick_target(me, agent[TARGET], points, alive, n_players)
+                rule = agent[MP_RULE]
+                if rule == MP_ALWAYS or (rule == MP_WHEN_AHEAD and points[me] > points[target]):
+                    stake = _max_stake(points[me], stake_factor, stake_cap)
+            else:
+                target = _pick_target(me, LEADER, points, alive, n_players)
+                stake = duel_stake[_clip(points[me], top), _clip(points[target], top)]
+            if stake > 0:
+                stats[MPS] += 1
+                attempt = play_turn(n, powers, index_of_code, first_offset, steps[mp_policy],
+                                    total_offset)  # fmt: skip
+                if attempt == 0:
+                    stats[MP_WINS] += 1
+                    points[target] -= stake
+                    victim = target
+                else:
+                    points[me] -= stake // 2
+                    victim = me
+                cause = OUT_MP
+        # -- eliminations (at most one player loses points per turn)
+        if victim >= 0 and alive[victim] and points[victim] <= 0:
+            alive[victim] = False
+            n_alive -= 1
+            order[n_out] = victim
+            n_out += 1
+            stats[cause] += 1
+        # -- next live player clockwise
+        for step in range(1, n_players + 1):
+            j = (me + step) % n_players
+            if alive[j]:
+                me = j
+                break
+    if n_alive > 1:
+        for j in range(n_players):
+            if alive[j]:
+                order[n_out] = j
+                n_out += 1
+        return -1
+    for j in range(n_players):
+        if alive[j]:
+            order[n_out] = j
+            return j
+    return -1
+
+
+@parallel_jit
+def simulate_games_kernel(
+    seeds, chunk_size, n_games, n_players, n, values, start_points, first_round_gain,
+    counters_allowed, stake_factor, stake_cap, powers, index_of_code, first_offset,
+    total_offset, steps, mp_policy, agents, duel_policy, duel_attack, duel_tc, duel_ac,
+    duel_stake, duel_r1_first, duel_r1_second, top,
+):  # fmt: skip
+    """``n_games`` games in chunks, chunk ``c`` seeded with ``seeds[c]``."""
+    winners = np.empty(n_games, dtype=np.int64)
+    orders = np.empty((n_games, n_players), dtype=np.int64)
+    stats = np.empty((n_games, N_STATS), dtype=np.int64)
+    for c in prange(seeds.shape[0]):
+        np.random.seed(seeds[c])
+        for g in range(c * chunk_size, min((c + 1) * chunk_size, n_games)):
+            winners[g] = play_game(
+                n_players, n, values, start_points, first_round_gain, counters_allowed,
+                stake_factor, stake_cap, powers, index_of_code, first_offset, total_offset,
+                steps, mp_policy, agents, duel_policy, duel_attack, duel_tc, duel_ac,
+                duel_stake, duel_r1_first, duel_r1_second, top, orders[g], stats[g],
+            )  # fmt: skip
+    return winners, orders, stats

@@ -1,0 +1,233 @@
+"""Whole games of Master Panache by simulation, for 2 to 12 players or more.
+
+:func:`simulate_games` plays ``n_games`` games with one :class:`panache.Agent` per
+seat (seat 0 plays first) in a numba kernel, in parallel chunks seeded from one
+SeedSequence; :func:`tournament` rotates the seats so that every agent plays from
+every seat, and reports win rates with Wilson confidence intervals.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from panache._game_kernels import N_STATS, simulate_games_kernel
+from panache.agents import TURN_POLICIES, Agent
+from panache.duel import max_points, solve_duel
+from panache.rules import Rules
+from panache.simulate import policy_arrays
+from panache.turn import solve_turn
+from tabletop.seeding import check_count, chunk_seeds
+from tabletop.stats import proportion_ci
+
+STAT_NAMES = (
+    "turns", "attacks", "counters", "hits", "mp_announced", "mp_won",
+    "out_by_roll", "out_by_attack", "out_by_mp",
+)  # fmt: skip
+assert len(STAT_NAMES) == N_STATS
+
+
+@dataclass(frozen=True)
+class GameResults:
+    """Simulated games.
+
+    Attributes
+    ----------
+    winners : ndarray of int
+        Winning seat of each game (-1: stopped after 100 000 turns).
+    elimination_order : ndarray, shape (n_games, n_players)
+        Seats in order of elimination; the last column is the winner.
+    stats : pandas.DataFrame
+        Per game: ``turns``, ``attacks``, ``counters`` (counter-attack attempts),
+        ``hits`` (attacks or counters that hit), ``mp_announced``, ``mp_won``, and
+        eliminations by cause (``out_by_roll``, ``out_by_attack``, ``out_by_mp``).
+    agents : tuple of Agent
+        The agent of each seat.
+    """
+
+    winners: np.ndarray
+    elimination_order: np.ndarray
+    stats: pd.DataFrame
+    agents: tuple
+
+    def win_rates(self, level: float = 0.95) -> pd.DataFrame:
+        """Win rate of each seat with its Wilson confidence interval."""
+        n = self.winners.size
+        rows = []
+        for seat, agent in enumerate(self.agents):
+            wins = int((self.winners == seat).sum())
+            low, high = proportion_ci(wins, n, level)
+            rows.append((seat, agent.name, wins / n, low, high))
+        frame = pd.DataFrame(rows, columns=["seat", "agent", "win_rate", "ci_low", "ci_high"])
+        return frame.set_index("seat")
+
+
+@functools.lru_cache(maxsize=16)
+def _turn_steps(rules: Rules, utility: str) -> np.ndarray:
+    return policy_arrays(rules, solve_turn(rules, utility).policy)["step"]
+
+
+@functools.lru_cache(maxsize=8)
+def duel_tables(rules: Rules) -> dict:
+    """The solved duel as the arrays the game kernel reads (cached per rules).
+
+    Turn policies of the states are deduplicated; ``policy`` holds an index into
+    ``steps`` per (my points, opponent's points).
+    """
+    sol = solve_duel(rules)
+    top = max_points(rules)
+    shape = (top + 1, top + 1)
+    policy = np.zeros(shape, dtype=np.int64)
+    attack = np.zeros((*shape, 7), dtype=np.bool_)
+    target_counters = np.zeros((*shape, 7), dtype=np.bool_)
+    attacker_counters = np.zeros((*shape, 7), dtype=np.bool_)
+    stake = np.zeros(shape, dtype=np.int64)
+    steps: list[np.ndarray] = []
+    seen: dict[bytes, int] = {}
+
+    def index_of(utility) -> int:
+        step = policy_arrays(rules, solve_turn(rules, utility).policy)["step"]
+        key = step.tobytes()
+        if key not in seen:
+            seen[key] = len(steps)
+            steps.append(step)
+        return seen[key]
+
+    for a in range(1, top + 1):
+        for b in range(1, top + 1):
+            d = sol.decisions(a, b)
+            attack[a, b, 1:] = d["attack"]
+            target_counters[a, b, 1:] = d["target_counters"]
+            attacker_counters[a, b, 1:] = d["attacker_counters"]
+            stake[a, b] = d["mp_stake"]
+            policy[a, b] = index_of(sol.turn_utility(a, b).to_numpy())
+    first = index_of(sol.round1_utility().to_numpy())
+    second = np.zeros(top + 1, dtype=np.int64)
+    for p1 in sol.round1.index:
+        second[p1] = index_of(sol.round1_utility(int(p1)).to_numpy())
+    return {
+        "steps": np.stack(steps),
+        "duel_policy": policy,
+        "duel_attack": attack,
+        "duel_tc": target_counters,
+        "duel_ac": attacker_counters,
+        "duel_stake": stake,
+        "duel_r1_first": first,
+        "duel_r1_second": second,
+    }
+
+
+def _kernel_inputs(rules: Rules, agents) -> dict:
+    arrays = policy_arrays(rules, solve_turn(rules, "ev").policy)
+    named = [_turn_steps(rules, name) for name in (*TURN_POLICIES, "zero")]
+    policy_ids = {name: i for i, name in enumerate(TURN_POLICIES)}
+    top = max_points(rules)
+    if any(a.kind == "duel" for a in agents):
+        duel = dict(duel_tables(rules))
+        offset = len(named)
+        steps = np.concatenate([np.stack(named), duel["steps"]])
+        duel["duel_policy"] = duel["duel_policy"] + offset
+        duel["duel_r1_first"] = duel["duel_r1_first"] + offset
+        duel["duel_r1_second"] = duel["duel_r1_second"] + offset
+        del duel["steps"]
+    else:
+        steps = np.stack(named)
+        duel = {
+            "duel_policy": np.zeros((top + 1, top + 1), dtype=np.int64),
+            "duel_attack": np.zeros((top + 1, top + 1, 7), dtype=np.bool_),
+            "duel_tc": np.zeros((top + 1, top + 1, 7), dtype=np.bool_),
+            "duel_ac": np.zeros((top + 1, top + 1, 7), dtype=np.bool_),
+            "duel_stake": np.zeros((top + 1, top + 1), dtype=np.int64),
+            "duel_r1_first": 0,
+            "duel_r1_second": np.zeros(top + 1, dtype=np.int64),
+        }
+    return {
+        "n": rules.n_dice,
+        "values": rules.values.copy(),
+        "start_points": rules.start_points,
+        "first_round_gain": rules.first_round_gain,
+        "counters_allowed": rules.counter_attacks,
+        "stake_factor": rules.mp_stake_factor,
+        "stake_cap": rules.mp_stake_cap or 0,
+        "powers": arrays["powers"],
+        "index_of_code": arrays["index_of_code"],
+        "first_offset": arrays["first_offset"],
+        "total_offset": arrays["total_offset"],
+        "steps": np.ascontiguousarray(steps),
+        "mp_policy": len(TURN_POLICIES),
+        "agents": np.array([a.row(policy_ids) for a in agents], dtype=np.int64),
+        **duel,
+        "top": top,
+    }
+
+
+def _check_agents(agents) -> tuple:
+    agents = tuple(agents)
+    if not 2 <= len(agents) <= 999:
+        raise ValueError(f"agents must hold one Agent per seat, 2..999 seats, got {len(agents)}")
+    for seat, agent in enumerate(agents):
+        if not isinstance(agent, Agent):
+            raise TypeError(f"agents[{seat}] must be a panache.Agent, got {type(agent).__name__}")
+    return agents
+
+
+def simulate_games(
+    rules: Rules, agents, n_games: int, seed=None, chunk_size: int = 1024
+) -> GameResults:
+    """Play ``n_games`` games, seat ``i`` played by ``agents[i]``; seat 0 starts.
+
+    The number of players is ``len(agents)`` (``rules.n_players`` is not used).
+
+    Examples
+    --------
+    >>> from panache import Agent, Rules
+    >>> res = simulate_games(Rules(), [Agent.heuristic(), Agent.random()], 2000, seed=1)
+    >>> bool(res.win_rates().loc[0, "win_rate"] > 0.5)
+    True
+    """
+    agents = _check_agents(agents)
+    n_games = check_count("n_games", n_games, 1)
+    chunk_size = check_count("chunk_size", chunk_size, 1)
+    seeds = chunk_seeds(seed, -(-n_games // chunk_size))
+    inputs = _kernel_inputs(rules, agents)
+    winners, orders, stats = simulate_games_kernel(
+        seeds, chunk_size, n_games, len(agents), **inputs
+    )
+    frame = pd.DataFrame(stats, columns=list(STAT_NAMES))
+    frame.index.name = "game"
+    return GameResults(winners, orders, frame, agents)
+
+
+def tournament(rules: Rules, agents, n_games: int, seed=None) -> pd.DataFrame:
+    """Win rate of each agent over every rotation of the seats.
+
+    ``n_games`` games are played from each of the ``len(agents)`` rotations, each
+    rotation on its own child seed. Returns, per agent, its games, wins, win rate
+    and 95% Wilson interval, and its win rate from each seat.
+    """
+    agents = _check_agents(agents)
+    n_games = check_count("n_games", n_games, 1)
+    k = len(agents)
+    seeds = np.random.SeedSequence(chunk_seeds(seed, 1)[0]).spawn(k)
+    wins = np.zeros(k, dtype=np.int64)
+    by_seat = np.zeros((k, k))
+    for shift in range(k):
+        seating = [agents[(i + shift) % k] for i in range(k)]
+        res = simulate_games(rules, seating, n_games, seed=seeds[shift])
+        for seat in range(k):
+            who = (seat + shift) % k
+            w = int((res.winners == seat).sum())
+            wins[who] += w
+            by_seat[who, seat] = w / n_games
+    total = n_games * k
+    rows = []
+    for i, agent in enumerate(agents):
+        low, high = proportion_ci(int(wins[i]), total)
+        row = {"agent": agent.name, "games": total, "wins": int(wins[i]),
+               "win_rate": wins[i] / total, "ci_low": low, "ci_high": high}  # fmt: skip
+        row.update({f"seat_{s}": by_seat[i, s] for s in range(k)})
+        rows.append(row)
+    return pd.DataFrame(rows).set_index("agent")

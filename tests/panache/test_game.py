@@ -1,0 +1,82 @@
+import numba
+import numpy as np
+import pytest
+
+from panache import Agent, Rules, simulate_games, solve_duel, tournament
+from tabletop.stats import estimate_proportion
+from tests.conftest import Z_TOL
+
+SMALL = Rules(start_points=15)
+HEURISTICS = [
+    Agent.heuristic(),
+    Agent.heuristic(target="weakest", mp="never"),
+    Agent.heuristic(min_level=3, counter=False),
+    Agent.random(),
+]
+
+
+def test_solved_duel_policy_wins_as_often_as_the_solve_says():
+    n = 100_000
+    res = simulate_games(SMALL, [Agent.duel(), Agent.duel()], n, seed=21)
+    first = estimate_proportion(int((res.winners == 0).sum()), n)
+    assert abs(first.z_score(solve_duel(SMALL).first_player_win)) <= Z_TOL
+    assert (res.winners >= 0).all()
+
+
+@pytest.mark.parametrize("opponent", HEURISTICS, ids=lambda a: a.name)
+def test_solved_duel_guarantees_half_against_anyone(opponent):
+    # a minimax policy of a zero-sum game wins at least the game's value from each
+    # seat; averaged over the two seats that value is 1/2
+    table = tournament(SMALL, [Agent.duel(), opponent], 20_000, seed=5)
+    duel = table.loc["duel"]
+    se = np.sqrt(0.25 / duel["games"])
+    assert duel["win_rate"] >= 0.5 - Z_TOL * se
+
+
+def test_game_records_are_consistent():
+    res = simulate_games(Rules(), HEURISTICS, 5000, seed=3)
+    n_players = len(HEURISTICS)
+    for order, winner in zip(res.elimination_order, res.winners, strict=True):
+        assert sorted(order) == list(range(n_players))
+        assert order[-1] == winner
+    s = res.stats
+    assert (s["mp_won"] <= s["mp_announced"]).all()
+    assert (s["hits"] <= s["attacks"] + s["counters"]).all()
+    out = s[["out_by_roll", "out_by_attack", "out_by_mp"]].sum(axis=1)
+    assert (out == n_players - 1).all()
+    assert (s["turns"] >= n_players).all()
+    rates = res.win_rates()
+    assert rates["win_rate"].sum() == pytest.approx(1.0)
+    assert (rates["ci_low"] <= rates["win_rate"]).all()
+
+
+def test_counter_attacks_off_means_none():
+    res = simulate_games(Rules(counter_attacks=False), HEURISTICS, 2000, seed=4)
+    assert res.stats["counters"].sum() == 0
+
+
+def test_same_seed_same_games_on_any_thread_count(one_thread):
+    agents = HEURISTICS[:3]
+    single = simulate_games(Rules(), agents, 3000, seed=9, chunk_size=256)
+    numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+    multi = simulate_games(Rules(), agents, 3000, seed=9, chunk_size=256)
+    assert np.array_equal(single.winners, multi.winners)
+    assert single.stats.equals(multi.stats)
+    other = simulate_games(Rules(), agents, 3000, seed=10, chunk_size=256)
+    assert not np.array_equal(single.winners, other.winners)
+
+
+def test_twelve_players():
+    agents = [Agent.heuristic(target=t) for t in ("leader", "weakest", "random")] * 4
+    res = simulate_games(Rules(), agents, 500, seed=2)
+    assert res.elimination_order.shape == (500, 12)
+    assert (res.winners >= 0).all()
+
+
+def test_bad_arguments():
+    with pytest.raises(ValueError, match=r"2\.\.999 seats"):
+        simulate_games(Rules(), [Agent.random()], 10)
+    with pytest.raises(TypeError, match=r"agents\[1\] must be a panache.Agent"):
+        simulate_games(Rules(), [Agent.random(), "random"], 10)
+    with pytest.raises(ValueError, match="n_games must be >= 1"):
+        simulate_games(Rules(), [Agent.random(), Agent.random()], 0)
