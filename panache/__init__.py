@@ -14,6 +14,7 @@ from panache.simulate import (
     simulate_mp_attempts,
     simulate_turns,
 )
+from panache.three import ThreeSolution, solve_three
 from panache.turn import (
     TurnDistribution,
     TurnSolution,
@@ -31,6 +32,7 @@ __all__ = [
     "ExchangeSamples",
     "GameResults",
     "Rules",
+    "ThreeSolution",
     "TurnDistribution",
     "TurnPolicy",
     "TurnSolution",
@@ -48,6 +50,7 @@ __all__ = [
     "simulate_mp_attempts",
     "simulate_turns",
     "solve_duel",
+    "solve_three",
     "solve_turn",
     "tabulate_policy",
     "tournament",

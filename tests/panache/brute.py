@@ -132,3 +132,172 @@ def duel(face_values, n, start, first_round_gain=True, counters=True, stake_fact
         face_values, n, lambda t: 0.0 if points(t) <= 0 else 1 - second(points(t))
     )
     return win, first
+
+
+TOL = 1e-12
+
+
+def optimal_vector(face_values, n, utility):
+    """The mover's best turn when totals give chance vectors ``utility(total)``.
+
+    The mover maximises component 0; ties (to 1e-12) go to keeping more dice, then
+    the higher value (the engine's rule), so that the other components agree.
+    """
+
+    @functools.cache
+    def value(total, left):
+        if left == 0:
+            return tuple(utility(total))
+        acc = [0.0, 0.0, 0.0]
+        for roll in itertools.product(FACES, repeat=left):
+            best = None
+            for size in range(1, left + 1):
+                for subset in itertools.combinations(range(left), size):
+                    kept = sum(face_values[roll[i] - 1] for i in subset)
+                    v = value(total + kept, left - size)
+                    key = (size, kept)
+                    if (
+                        best is None
+                        or v[0] > best[0][0] + TOL
+                        or (abs(v[0] - best[0][0]) <= TOL and key > best[1])
+                    ):
+                        best = (v, key)
+            for i in range(3):
+                acc[i] += best[0][i] / 6**left
+        return tuple(acc)
+
+    return value(0, n)
+
+
+def three(face_values, n, start, counters=True, stake_factor=2, iterations=200):
+    """Three players by plain value iteration on canonical states (mover, next, last),
+    states of one total ``a + b + c`` iterated together once the smaller ones are done."""
+    top = start + max(0, n * max(face_values))
+    hits = attack_hits(n, 1)
+    q = hits.get(0, 0.0)
+    s = 1 - q
+    pi = optimal_value(face_values, n, lambda t: float(t == 0))
+    _, duel_first = duel(face_values, n, start, counters=counters, stake_factor=stake_factor)
+    duel_win, _ = duel(face_values, n, start, counters=counters, stake_factor=stake_factor)
+    rng = range(1, top + 1)
+    win = {(a, b, c): (1 / 3, 1 / 3, 1 / 3) for a in rng for b in rng for c in rng}
+
+    def after(w, a, b, c):
+        alive = [a > 0, b > 0, c > 0]
+        if all(alive):
+            v = w[(b, c, a)]
+            return (v[2], v[0], v[1])
+        if sum(alive) == 1:
+            return tuple(float(x) for x in alive)
+        out = [0.0, 0.0, 0.0]
+        pts = (a, b, c)
+        mover = 1 if alive[1] else 2  # next live player after seat 0
+        other = next(i for i in range(3) if alive[i] and i != mover)
+        wm = duel_win[(pts[mover], pts[other])]
+        out[mover], out[other] = wm, 1 - wm
+        return tuple(out)
+
+    def add(x, y, f=1.0):
+        return tuple(xi + f * yi for xi, yi in zip(x, y, strict=True))
+
+    def scale(x, f):
+        return tuple(f * xi for xi in x)
+
+    def outcome(w, a, b, c, t):
+        decline = after_none = w[(b, c, a)]
+        decline = (after_none[2], after_none[0], after_none[1])
+        if t < 0:
+            return after(w, a + t, b, c)
+        pts = [a, b, c]
+
+        def hit(who, amount):
+            p = list(pts)
+            p[who] -= amount
+            return after(w, *p)
+
+        if t == 0:
+            best = decline
+            for target in (1, 2):
+                for x in range(2, stake_factor * a + 1, 2):
+                    v = add(scale(hit(target, x), pi), hit(0, x // 2), 1 - pi)
+                    if v[0] > best[0] + TOL:
+                        best = v
+            return best
+        k = min(t, 6)
+        best = decline
+        for target in (1, 2):
+            ht = (0.0, 0.0, 0.0)
+            ha = (0.0, 0.0, 0.0)
+            for h, p in hits.items():
+                if h > 0:
+                    ht = add(ht, hit(target, k * h), p / s)
+                    ha = add(ha, hit(0, k * h), p / s)
+            # the first equilibrium pair (target counters, attacker counters back)
+            # in the order yes/yes, yes/no, no/yes, no/no; values by iteration
+            pairs = [(True, True), (True, False), (False, True), (False, False)]
+            for tc, ac in pairs if counters else [(False, False)]:
+                x = y = decline
+                for _ in range(400):
+                    x = add(scale(ht, s), y if tc else decline, q)
+                    y = add(scale(ha, s), x if ac else decline, q)
+                if not counters or (
+                    tc == (y[target] > decline[target] + TOL) and ac == (x[0] > decline[0] + TOL)
+                ):
+                    break
+            else:
+                raise AssertionError("no equilibrium")
+            if x[0] > best[0] + TOL:
+                best = x
+        return best
+
+    # states by increasing total; each rotation class iterated on its own
+    for total in range(3, 3 * top + 1):
+        keys = [k for k in win if sum(k) == total]
+        for _ in range(iterations):
+            change = 0.0
+            for key in keys:
+                old = win[key]
+                win[key] = optimal_vector(face_values, n, lambda t, key=key: outcome(win, *key, t))
+                change = max(change, max(abs(x - y) for x, y in zip(old, win[key], strict=True)))
+            if change < 1e-15:
+                break
+
+    def points(t):
+        return start + t
+
+    def seat(v, order):
+        out = [0.0, 0.0, 0.0]
+        for comp, s_ in enumerate(order):
+            out[s_] = v[comp]
+        return out
+
+    def best_for(decider, rows):
+        order = [decider] + [k for k in range(3) if k != decider]
+        v = optimal_vector(face_values, n, lambda t: [rows(t)[i] for i in order])
+        return seat(v, order)
+
+    second_round1 = {}
+
+    def answer(p0):  # seat 1 (second) answering seat 0 in a duel, in round 1
+        if p0 not in second_round1:
+            second_round1[p0] = optimal_value(
+                face_values, n,
+                lambda t: 0.0 if points(t) <= 0 else 1 - duel_win[(p0, points(t))],
+            )  # fmt: skip
+        return second_round1[p0]
+
+    def last(p0, p1):
+        return best_for(2, lambda t: (
+            [duel_win[(p0, p1)], 1 - duel_win[(p0, p1)], 0.0] if points(t) <= 0
+            else list(win[(p0, p1, points(t))])
+        ))  # fmt: skip
+
+    def second(p0):
+        return best_for(1, lambda t: (
+            [1 - answer(p0), 0.0, answer(p0)] if points(t) <= 0 else last(p0, points(t))
+        ))  # fmt: skip
+
+    first = best_for(0, lambda t: (
+        [0.0, duel_first, 1 - duel_first] if points(t) <= 0 else second(points(t))
+    ))  # fmt: skip
+    return win, first

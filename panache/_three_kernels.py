@@ -1,0 +1,340 @@
+"""Numba kernels of the exact three-player solve (see ``panache.three``). Private.
+
+States are canonical: ``V[a, b, c]`` holds the winning chances of the player to move
+(``a`` points), the next one clockwise (``b``) and the last (``c``).
+"""
+
+import numpy as np
+from numba import prange
+
+from panache._duel_kernels import MAX_LEVEL
+from panache._kernels import TIE_TOLERANCE
+from tabletop.jit import jit, parallel_jit
+
+
+@jit
+def rotate(v):
+    """A state's values seen from the previous mover's frame: (v2, v0, v1)."""
+    return np.array([v[2], v[0], v[1]])
+
+
+@jit
+def value_after(a, b, c, three, duel):
+    """Chances of (mover, next, last) once the mover's turn left them with a, b, c points.
+
+    Play passes to the next live player clockwise; with two left, the duel table
+    gives the chance of the one to move.
+    """
+    out = np.zeros(3)
+    alive0, alive1, alive2 = a > 0, b > 0, c > 0
+    n_alive = int(alive0) + int(alive1) + int(alive2)
+    if n_alive == 3:
+        v = three[b, c, a]  # the next player moves: frame (1, 2, 0)
+        out[0], out[1], out[2] = v[2], v[0], v[1]
+    elif n_alive == 2:
+        if not alive0:
+            w = duel[b, c]
+            out[1], out[2] = w, 1.0 - w
+        elif not alive1:
+            w = duel[c, a]
+            out[2], out[0] = w, 1.0 - w
+        else:
+            w = duel[b, a]
+            out[1], out[0] = w, 1.0 - w
+    elif alive0:
+        out[0] = 1.0
+    elif alive1:
+        out[1] = 1.0
+    else:
+        out[2] = 1.0
+    return out
+
+
+@jit
+def _lose(points, who, amount):
+    p = points.copy()
+    p[who] -= amount
+    return p
+
+
+@jit
+def state_parts(a, b, c, three, duel, n, hit_given, pi, max_stake):
+    """What the state's turn needs from states with fewer points (independent of the
+    no-change value): per target (1 next, 2 last) and level, the chances once the
+    target / the attacker is hit; and the best Master Panache (chances, target, stake)."""
+    points = np.array([a, b, c])
+    hit_target = np.zeros((3, MAX_LEVEL + 1, 3))
+    hit_attacker = np.zeros((3, MAX_LEVEL + 1, 3))
+    for target in (1, 2):
+        for k in range(1, MAX_LEVEL + 1):
+            for x in range(1, n + 1):
+                p = _lose(points, target, k * x)
+                hit_target[target, k] += hit_given[x] * value_after(p[0], p[1], p[2], three, duel)
+                p = _lose(points, 0, k * x)
+                hit_attacker[target, k] += hit_given[x] * value_after(p[0], p[1], p[2], three, duel)
+    best_mp = np.full(3, -1.0)
+    best_stake = 0
+    best_target = 0
+    for target in (1, 2):
+        for stake in range(2, max_stake + 1, 2):
+            p = _lose(points, target, stake)
+            ok = value_after(p[0], p[1], p[2], three, duel)
+            p = _lose(points, 0, stake // 2)
+            ko = value_after(p[0], p[1], p[2], three, duel)
+            v = pi * ok + (1 - pi) * ko
+            if v[0] > best_mp[0] + TIE_TOLERANCE:
+                best_mp = v
+                best_stake = stake
+                best_target = target
+    return hit_target, hit_attacker, best_mp, best_target, best_stake
+
+
+@jit
+def exchange(s, q, ht, ha, decline, target, counters):
+    """Chances (mover, next, last) from the mover attacking ``target``: ``x0 + dx * A``.
+
+    With three players the exchange is not zero-sum and can have several stationary
+    equilibria (a target that counters because the attacker would not answer, or
+    that does not because the attacker would). Each pair of decisions (target
+    counters, attacker counters back) gives ``X`` and ``Y`` in closed form; the first
+    pair that is an equilibrium (each side counters exactly when that raises its
+    own chance by more than 1e-12) in the order (yes, yes), (yes, no), (no, yes),
+    (no, no) is taken: counters are played whenever that is consistent.
+    Returns x0, dx, target counters, attacker counters; ``dx = -1`` when no pair is
+    an equilibrium.
+    """
+    if not counters:
+        return s * ht, q, False, False
+    for choice in range(4):
+        tc = choice < 2
+        ac = choice % 2 == 0
+        # closed forms of X = s Ht + q (Y if tc else A), Y = s Ha + q (X if ac else A)
+        if tc and ac:
+            x0, dx = (s * ht + q * s * ha) / (1 - q * q), 0.0
+            y0, dy = (s * ha + q * s * ht) / (1 - q * q), 0.0
+        elif tc:
+            y0, dy = s * ha, q
+            x0, dx = s * ht + q * y0, q * q
+        elif ac:
+            x0, dx = s * ht, q
+            y0, dy = s * ha + q * x0, q * q
+        else:
+            x0, dx = s * ht, q
+            y0, dy = s * ha, q
+        x = x0 + dx * decline
+        y = y0 + dy * decline
+        if tc != (y[target] > decline[target] + TIE_TOLERANCE):
+            continue
+        if ac != (x[0] > decline[0] + TIE_TOLERANCE):
+            continue
+        return x0, dx, tc, ac
+    return s * ht, -1.0, False, False
+
+
+@jit
+def state_utility(decline, totals, final_index, parts, s, q, counters, cu, du, decisions):
+    """Fill the turn utility: chances ``cu[g] + du[g] * A`` after each total.
+
+    ``decisions[i]`` records, for total ``totals[i]``: 0 decline, 1/2 the target
+    attacked or challenged (next / last player); -1 marks an exchange with no
+    equilibrium in pure decisions (the fill stops there).
+    """
+    hit_target, hit_attacker, best_mp, best_target, best_stake = parts
+    for i in range(totals.shape[0]):
+        t = totals[i]
+        g = final_index[i]
+        decisions[i] = 0
+        if t < 0:
+            continue  # filled by the caller (depends on the mover's loss only)
+        if t == 0:
+            if best_stake > 0 and best_mp[0] > decline[0] + TIE_TOLERANCE:
+                cu[g] = best_mp
+                du[g] = 0.0
+                decisions[i] = best_target
+            else:
+                cu[g] = 0.0
+                du[g] = 1.0
+            continue
+        k = min(t, MAX_LEVEL)
+        best = decline[0] + TIE_TOLERANCE
+        cu[g] = 0.0
+        du[g] = 1.0
+        for target in (1, 2):
+            x0, dx, _, _ = exchange(s, q, hit_target[target, k], hit_attacker[target, k],
+                                    decline, target, counters)  # fmt: skip
+            if dx < 0:
+                decisions[i] = -1
+                return
+            v = x0[0] + dx * decline[0]
+            if v > best:
+                best = v
+                cu[g] = x0
+                du[g] = dx
+                decisions[i] = target
+
+
+@jit
+def vector_turn(n, sums, state_start, state_sum, size_offset, probability, opt_start,
+                opt_size, opt_value, cu, du, a_mover, value, slope):  # fmt: skip
+    """The mover's optimal turn roll when totals give chances ``cu + du * A``.
+
+    The mover maximises its own chance ``cu[., 0] + du * a_mover``; the chances of
+    all three (with A = 0) and the slope in A are carried along the chosen options.
+    Returns the three chances at A = 0 and the slope.
+    """
+    for i in range(state_start[n], state_start[n + 1]):
+        g = state_sum[i]
+        value[0, g] = cu[g]
+        slope[0, g] = du[g]
+    for m in range(1, n + 1):
+        j = n - m
+        for s_local in range(state_start[j + 1] - state_start[j]):
+            g = state_sum[state_start[j] + s_local]
+            acc = np.zeros(3)
+            acc_slope = 0.0
+            for r in range(size_offset[m], size_offset[m + 1]):
+                best = -np.inf
+                best_t = 0
+                best_m = 0
+                for o in range(opt_start[r], opt_start[r + 1]):
+                    target = np.searchsorted(sums, sums[g] + opt_value[o])
+                    mm = m - opt_size[o]
+                    v = value[mm, target, 0] + slope[mm, target] * a_mover
+                    if v > best + TIE_TOLERANCE:
+                        best = v
+                        best_t = target
+                        best_m = mm
+                acc += probability[r] * value[best_m, best_t]
+                acc_slope += probability[r] * slope[best_m, best_t]
+            value[m, g] = acc
+            slope[m, g] = acc_slope
+    start = np.searchsorted(sums, 0)
+    return value[n, start].copy(), slope[n, start]
+
+
+@jit
+def solve_class(
+    a, b, c, three, duel, stake_factor, stake_cap, n, sums, state_start, state_sum,
+    size_offset, probability, opt_start, opt_size, opt_value, totals, final_index,
+    hit_given, s, q, pi, counters,
+):  # fmt: skip
+    """Solve one rotation class {(a, b, c), (b, c, a), (c, a, b)} by policy iteration.
+
+    Each step takes every mover's best decisions against the current values, then
+    solves the cycle's linear system for those decisions. A repeat of the values
+    after one step is a pure stationary equilibrium (exact). A repeat after ``p > 1``
+    steps means the best responses cycle through ``p`` decision profiles and no
+    pure stationary equilibrium was found: the class then gets the mean of the
+    ``p`` profiles' exact values, and the spread (largest range of a chance over the
+    cycle) measures how far apart they are.
+
+    Writes the three states' values into ``three``; returns (period, spread,
+    evaluations that met an exchange with no pure equilibrium); period 0 means no
+    repeat within the iteration budget (the last 16 steps are then averaged). A
+    separate function, not inlined in the parallel loop: numba's parfor pass hoists
+    allocations out of inner loops.
+    """
+    n_sums = sums.shape[0]
+    value = np.empty((n + 1, n_sums, 3))
+    slope = np.empty((n + 1, n_sums))
+    cu = np.zeros((n_sums, 3))
+    du = np.zeros(n_sums)
+    decisions = np.zeros(totals.shape[0], dtype=np.int64)
+    states = np.empty((3, 3), dtype=np.int64)
+    states[0] = (a, b, c)
+    states[1] = (b, c, a)
+    states[2] = (c, a, b)
+    parts = []
+    for k in range(3):
+        x, y, z = states[k]
+        top_stake = stake_factor * x
+        if stake_cap > 0 and stake_cap < top_stake:
+            top_stake = stake_cap
+        parts.append(state_parts(x, y, z, three, duel, n, hit_given, pi, top_stake))
+    max_steps = 64
+    history = np.empty((max_steps + 1, 3, 3))
+    history[0] = 1.0 / 3.0
+    alpha = np.zeros((3, 3))
+    beta = np.zeros(3)
+    period = 0
+    spread = 0.0
+    no_equilibrium = 0
+    step = 0
+    while step < max_steps and period == 0:
+        v = history[step]
+        for k in range(3):
+            x, y, z = states[k]
+            decline = rotate(v[(k + 1) % 3])
+            for i in range(totals.shape[0]):
+                if totals[i] < 0:
+                    cu[final_index[i]] = value_after(x + totals[i], y, z, three, duel)
+                    du[final_index[i]] = 0.0
+            state_utility(decline, totals, final_index, parts[k], s, q, counters,
+                          cu, du, decisions)  # fmt: skip
+            if np.any(decisions < 0):
+                no_equilibrium += 1
+            alpha[k], beta[k] = vector_turn(
+                n, sums, state_start, state_sum, size_offset, probability, opt_start,
+                opt_size, opt_value, cu, du, decline[0], value, slope,
+            )  # fmt: skip
+        denom = 1.0 - beta[0] * beta[1] * beta[2]
+        step += 1
+        for k in range(3):
+            k1, k2 = (k + 1) % 3, (k + 2) % 3
+            history[step, k] = (
+                alpha[k]
+                + beta[k] * rotate(alpha[k1])
+                + beta[k] * beta[k1] * rotate(rotate(alpha[k2]))
+            ) / denom
+        for j in range(step - 1, 0, -1):
+            if np.max(np.abs(history[step] - history[j])) < 1e-14:
+                period = step - j
+                break
+    if period == 1:
+        result = history[step]
+    else:
+        # a cycle of best responses; with no repeat at all, the last 16 steps
+        window = period if period > 0 else 16
+        period_start = step - window + 1
+        result = np.zeros((3, 3))
+        for j in range(period_start, step + 1):
+            result += history[j] / window
+        for k in range(3):
+            for comp in range(3):
+                low = np.min(history[period_start : step + 1, k, comp])
+                high = np.max(history[period_start : step + 1, k, comp])
+                spread = max(spread, high - low)
+    for k in range(3):
+        x, y, z = states[k]
+        three[x, y, z] = result[k]
+    return period, spread, no_equilibrium
+
+
+@parallel_jit
+def solve_three_kernel(
+    levels, cycles, top, stake_factor, stake_cap, n, sums, state_start, state_sum,
+    size_offset, probability, opt_start, opt_size, opt_value, totals, final_index,
+    hit_given, s, q, pi, counters, duel,
+):  # fmt: skip
+    """Chances of (mover, next, last) for every canonical state (a, b, c).
+
+    ``cycles[levels[k]:levels[k + 1]]`` are the rotation classes {(a, b, c), (b, c, a),
+    (c, a, b)} with ``a + b + c`` the k-th total; classes of one total read only
+    states with fewer points, so they are solved in parallel, totals in increasing
+    order (see :func:`solve_class`). Returns the table, each class's period and
+    spread, and the number of evaluations that met an exchange with no pure
+    equilibrium.
+    """
+    three = np.zeros((top + 1, top + 1, top + 1, 3))
+    periods = np.zeros(cycles.shape[0], dtype=np.int64)
+    spreads = np.zeros(cycles.shape[0])
+    no_equilibrium = np.zeros(cycles.shape[0], dtype=np.int64)
+    for lv in range(levels.shape[0] - 1):
+        for ci in prange(levels[lv], levels[lv + 1]):
+            periods[ci], spreads[ci], no_equilibrium[ci] = solve_class(
+                cycles[ci, 0], cycles[ci, 1], cycles[ci, 2], three, duel, stake_factor,
+                stake_cap, n, sums, state_start, state_sum, size_offset, probability,
+                opt_start, opt_size, opt_value, totals, final_index, hit_given, s, q, pi,
+                counters,
+            )  # fmt: skip
+    return three, periods, spreads, no_equilibrium.sum()

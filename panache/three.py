@@ -1,0 +1,214 @@
+r"""Three players, solved exactly: each decision maximises the decider's own chance (max-n).
+
+The game is the same for every seat once rotated, so a state is canonical: the
+points ``(a, b, c)`` of the player to move, the next one clockwise and the last,
+and its value is the vector of their three winning chances. The mover's turn roll
+is a :func:`panache.solve_turn` roll whose outcomes are vectors; the mover picks the
+options, targets (ties: the first clockwise), counters, stakes (ties: the smallest)
+and declines (ties: decline) that maximise its own chance, and the others' chances
+follow its choices. Once a player is out the other two play the solved duel.
+
+Outcomes that change nothing pass the turn: ``(a, b, c) -> (b, c, a) -> (c, a, b)``.
+Each rotation class is solved by policy iteration: with the decisions fixed the
+three values satisfy ``V_k = alpha_k + beta_k R(V_{k+1})`` (``R`` re-reads the next
+state's vector in the mover's frame), a linear cycle solved in closed form.
+Classes of one total ``a + b + c`` are independent and solved in parallel.
+
+Unlike the duel, a three-player game is not zero-sum, and a rotation class need
+not have a stationary equilibrium in pure decisions: the movers' best responses
+can cycle (one attacks the next player because the other would answer by
+attacking, and so on). Such classes are flagged in ``classes`` and given the mean
+of the cycling profiles' exact values, with the spread of those values as the
+measured error; :attr:`ThreeSolution.exact` says whether any class was
+approximated. Exchanges with several equilibria take the first in the order of
+:func:`panache._three_kernels.exchange` (counters whenever consistent).
+
+Round 1 is solved by backward induction over the three first turns, each player
+seeing the earlier results (RULES.md §1).
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from panache._three_kernels import solve_three_kernel, vector_turn
+from panache.attack import _hits_pmf
+from panache.duel import _round_points, max_points, solve_duel
+from panache.master import mp_success
+from panache.rules import Rules
+from panache.turn import turn_tables
+
+
+def _cycles(top: int) -> tuple[np.ndarray, np.ndarray]:
+    """Rotation classes of (a, b, c) in 1..top, by increasing total; level offsets."""
+    reps = []
+    for a in range(1, top + 1):
+        for b in range(1, top + 1):
+            for c in range(1, top + 1):
+                if (a, b, c) == min((a, b, c), (b, c, a), (c, a, b)):
+                    reps.append((a + b + c, a, b, c))
+    reps.sort()
+    array = np.array([r[1:] for r in reps], dtype=np.int64)
+    totals = np.array([r[0] for r in reps])
+    levels = np.searchsorted(totals, np.arange(3, 3 * top + 2)).astype(np.int64)
+    return levels, array
+
+
+@dataclass(frozen=True, eq=False)
+class ThreeSolution:
+    """The three-player game solved exactly.
+
+    Attributes
+    ----------
+    rules : Rules
+    win : pandas.DataFrame
+        Indexed by (``my_points``, ``next_points``, ``last_points``) of the player to
+        move and the next two clockwise; columns ``mover``, ``next``, ``last``: their
+        winning chances.
+    start : pandas.Series
+        Each seat's winning chance from the start, round 1 included (seat 0 first).
+    classes : pandas.DataFrame
+        One row per rotation class (a, b, c): ``period`` 1 where the policy
+        iteration settled on a pure stationary equilibrium (values exact), ``p > 1``
+        where the best responses cycle through ``p`` decision profiles (values: their
+        mean), 0 where they did not repeat within 64 steps (values: the mean of the
+        last 16); ``spread``, the largest range of a chance over those profiles.
+    """
+
+    rules: Rules
+    win: pd.DataFrame
+    start: pd.Series
+    classes: pd.DataFrame
+    _table: np.ndarray
+
+    @property
+    def exact(self) -> bool:
+        """True when every class settled on a pure stationary equilibrium."""
+        return bool((self.classes["period"] == 1).all())
+
+    @property
+    def max_spread(self) -> float:
+        """The largest spread over the classes that did not settle (0 if exact)."""
+        return float(self.classes["spread"].max())
+
+    def chances(self, my_points: int, next_points: int, last_points: int) -> np.ndarray:
+        """Winning chances of (mover, next, last) in a state after round 1."""
+        top = self._table.shape[0] - 1
+        for name, p in (("my_points", my_points), ("next_points", next_points),
+                        ("last_points", last_points)):  # fmt: skip
+            if not 1 <= p <= top:
+                raise ValueError(f"{name} must be 1..{top}, got {p}")
+        return self._table[my_points, next_points, last_points].copy()
+
+
+def _turn_vector(tables, n, utility: np.ndarray, decider: int) -> np.ndarray:
+    """Chances after the best turn of ``decider`` when totals give ``utility`` (T x 3)."""
+    order = [decider] + [k for k in range(3) if k != decider]
+    cu = np.zeros((tables.sums.size, 3))
+    final = tables.state_sum[tables.state_start[n] : tables.state_start[n + 1]]
+    cu[final] = utility[:, order]
+    du = np.zeros(tables.sums.size)
+    value = np.empty((n + 1, tables.sums.size, 3))
+    slope = np.empty((n + 1, tables.sums.size))
+    v, _ = vector_turn(
+        n, tables.sums, tables.state_start, tables.state_sum, tables.space.size_offset,
+        tables.space.probability, tables.opt_start, tables.opt_size, tables.opt_value,
+        cu, du, 0.0, value, slope,
+    )  # fmt: skip
+    out = np.empty(3)
+    out[order] = v
+    return out
+
+
+@functools.lru_cache(maxsize=4)
+def solve_three(rules: Rules) -> ThreeSolution:
+    """Solve the three-player game exactly (see the module docstring).
+
+    Raises
+    ------
+    ValueError
+        If some rotation class does not settle (a game that can go on forever).
+
+    Examples
+    --------
+    >>> sol = solve_three(Rules(start_points=4, n_dice=2))
+    >>> round(float(sol.start.sum()), 12)
+    1.0
+    """
+    t = turn_tables(rules)
+    n = rules.n_dice
+    top = max_points(rules)
+    duel = solve_duel(rules)
+    pmf = _hits_pmf(n)
+    q = float(pmf[0])
+    s = 1.0 - q
+    hit_given = pmf / s
+    hit_given[0] = 0.0
+    final = t.state_sum[t.state_start[n] : t.state_start[n + 1]]
+    levels, cycles = _cycles(top)
+    table, periods, spreads, no_equilibrium = solve_three_kernel(
+        levels, cycles, top, rules.mp_stake_factor, rules.mp_stake_cap or 0, n, t.sums,
+        t.state_start, t.state_sum, t.space.size_offset, t.space.probability, t.opt_start,
+        t.opt_size, t.opt_value, t.totals, final, hit_given, s, q, mp_success(rules),
+        rules.counter_attacks, duel._win,
+    )  # fmt: skip
+    if no_equilibrium:
+        raise ValueError(
+            f"{no_equilibrium} exchanges have no equilibrium in pure counter decisions "
+            f"for these rules; the three-player solve does not cover them"
+        )
+    classes = pd.DataFrame(
+        {"period": periods, "spread": spreads},
+        index=pd.MultiIndex.from_arrays(cycles.T, names=["a", "b", "c"]),
+    )
+    index = pd.MultiIndex.from_product(
+        [range(1, top + 1)] * 3, names=["my_points", "next_points", "last_points"]
+    )
+    win = pd.DataFrame(table[1:, 1:, 1:].reshape(-1, 3), index=index,
+                       columns=["mover", "next", "last"])  # fmt: skip
+    start = _round_one(rules, t, table, duel)
+    table.setflags(write=False)
+    return ThreeSolution(rules, win, start, classes, table)
+
+
+def _round_one(rules, tables, table, duel) -> pd.Series:
+    """Seat chances from the start: the three first turns by backward induction."""
+    n = rules.n_dice
+    points = [_round_points(rules, int(x)) for x in tables.totals]
+    round1 = duel.round1["second_player_win"]
+
+    @functools.cache
+    def after_last(p0, p1):  # seat 2 plays its first turn, seats 0 and 1 have played
+        utility = np.array(
+            [
+                [duel._win[p0, p1], 1 - duel._win[p0, p1], 0.0] if p2 <= 0
+                else table[p0, p1, p2]
+                for p2 in points
+            ]
+        )  # fmt: skip
+        return _turn_vector(tables, n, utility, 2)
+
+    @functools.cache
+    def after_second(p0):  # seat 1 plays its first turn
+        rows = []
+        for p1 in points:
+            if p1 <= 0:  # seat 2 still has its first turn, answering seat 0
+                w2 = round1[p0]
+                rows.append([1 - w2, 0.0, w2])
+            else:
+                rows.append(after_last(p0, p1))
+        return _turn_vector(tables, n, np.array(rows), 1)
+
+    rows = []
+    for p0 in points:
+        if p0 <= 0:  # seats 1 and 2 play a duel from the start
+            w1 = duel.first_player_win
+            rows.append([0.0, w1, 1 - w1])
+        else:
+            rows.append(after_second(p0))
+    start = _turn_vector(tables, n, np.array(rows), 0)
+    return pd.Series(start, index=pd.Index([0, 1, 2], name="seat"), name="win")
