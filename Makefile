@@ -21,12 +21,13 @@ test: $(STAMP)
 
 report: $(STAMP)
 	$(BIN)/python -m tabletop.notebooks --size full
+	$(BIN)/python -m tabletop.index
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
 
 bench: $(STAMP)
-	$(BIN)/python benchmarks/bench_panache_turn.py
+	for script in benchmarks/bench_*.py; do $(BIN)/python $$script || exit 1; done
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache

@@ -4,11 +4,14 @@ The shared package knows no game; every game package stands on it.
 """
 
 from tabletop.files import atomic_write_bytes, atomic_write_text
+from tabletop.matrix_games import solve_zero_sum
 from tabletop.seeding import as_generator, as_seed_sequence, chunk_seeds
 from tabletop.stats import MonteCarloEstimate, chi_square_test, estimate_mean, estimate_proportion
+from tabletop.sweep import SweepResult, sweep
 
 __all__ = [
     "MonteCarloEstimate",
+    "SweepResult",
     "as_generator",
     "as_seed_sequence",
     "atomic_write_bytes",
@@ -17,4 +20,6 @@ __all__ = [
     "chunk_seeds",
     "estimate_mean",
     "estimate_proportion",
+    "solve_zero_sum",
+    "sweep",
 ]

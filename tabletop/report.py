@@ -21,6 +21,7 @@ import pandas as pd
 from tabletop.files import atomic_write_bytes, atomic_write_text
 
 SIZES = ("small", "full")
+HEADLINE_MARK = "<!-- headline -->"  # marks a paragraph the report index quotes
 
 
 def notebook_size() -> str:
@@ -77,6 +78,17 @@ class Report:
     def text(self, markdown: str) -> None:
         """Append a paragraph (Markdown)."""
         self._parts.append(markdown.strip())
+
+    def headline(self, markdown: str) -> None:
+        """Append a headline finding: a paragraph shown as usual and quoted by the index.
+
+        The paragraph is preceded by the invisible line ``<!-- headline -->``, which
+        :mod:`tabletop.index` looks for when it builds ``reports/index.md``.
+        """
+        text = markdown.strip()
+        if not text or "\n\n" in text:
+            raise ValueError(f"a headline is one non-empty paragraph, got {markdown!r}")
+        self._parts.append(f"{HEADLINE_MARK}\n{text}")
 
     def heading(self, title: str, level: int = 2) -> None:
         """Append a section heading."""

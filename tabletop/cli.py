@@ -1,0 +1,414 @@
+"""What every game's command line shares: rule knobs as options, output, one-line errors.
+
+Each game has ``python -m <game> <subcommand> [options]``. This module builds the
+parts that are the same for all of them:
+
+* :class:`ArgumentParser`: argparse whose errors raise :class:`UsageError` instead of
+  printing the usage and exiting, so that a mistake costs the user one line;
+* :func:`add_rules_options`: one option per field of a frozen rules dataclass
+  (``n_dice`` → ``--n-dice 6``; types from the annotations: ``int``, ``float``,
+  ``str``, ``bool`` as ``--flag/--no-flag``, tuples as comma lists
+  ``--face-values=-3,-2,-1,0,1,2``, ``X | None`` accepting ``none``); help text from the
+  numpydoc ``Parameters`` of the class; :func:`rules_kwargs` / :func:`rules_from_args`
+  read them back (only the options given, so the class keeps its defaults);
+* :func:`add_common_options`: ``--seed``, ``--jobs`` and ``--format table|csv|json``;
+* :func:`parse_grid`: ``--grid n_dice=4,5,6 start_points=25,35`` for sweeps (values of
+  a tuple knob are separated by ``;``: ``face_values='-4,-3,-2,-1,0,1;-3,-2,-1,0,1,2'``);
+* :func:`write_frame`: a DataFrame as an aligned table, CSV or JSON records;
+* :func:`one_line_errors`: wraps ``main`` so that a :class:`CommandError` (usage
+  errors included), ``ValueError``, ``TypeError`` or ``OSError`` prints one line
+  ``error: ...`` on stderr and returns a non-zero exit code, never a traceback.
+
+A game's command line is then short (``panache/cli.py`` is the worked example)::
+
+    from tabletop import cli
+    from mygame.rules import Rules
+
+    def solve(args):                      # one function per subcommand
+        rules = cli.rules_from_args(Rules, args)
+        return solve_something(rules).to_frame()
+
+    def build_parser():
+        parser = cli.ArgumentParser(prog="python -m mygame", description="...")
+        commands = parser.add_subparsers(dest="command", required=True)
+        p = commands.add_parser("solve", help="...", description="...")
+        cli.add_rules_options(p, Rules)
+        cli.add_common_options(p)
+        p.set_defaults(run=solve)
+        return parser
+
+    @cli.one_line_errors
+    def main(argv=None):
+        args = build_parser().parse_args(argv)
+        cli.write_frame(args.run(args), args.format)
+
+and ``mygame/__main__.py`` is ``import sys; from mygame.cli import main;
+sys.exit(main())``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import inspect
+import json
+import math
+import re
+import sys
+import types
+import typing
+from dataclasses import MISSING, fields
+
+import numpy as np
+import pandas as pd
+
+FORMATS = ("table", "csv", "json")
+RULE_DEST = "rule_"  # argparse dest prefix of the rule options
+_TRUE = ("true", "yes", "on", "1")
+_FALSE = ("false", "no", "off", "0")
+
+
+class CommandError(Exception):
+    """A mistake of the user's, reported as one line (exit code 1)."""
+
+    exit_code = 1
+
+
+class UsageError(CommandError):
+    """A malformed command line (exit code 2)."""
+
+    exit_code = 2
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """:class:`argparse.ArgumentParser` raising :class:`UsageError` on a bad command line."""
+
+    def error(self, message: str):
+        raise UsageError(f"{self.prog}: {message}")
+
+
+def _first_line(exc: BaseException) -> str:
+    lines = [line for line in str(exc).strip().splitlines() if line.strip()]
+    return lines[0] if lines else type(exc).__name__
+
+
+def one_line_errors(main):
+    """Decorate ``main(argv=None) -> int | None``: user errors become one line on stderr.
+
+    Returns the exit code: ``main``'s (0 for None), the error's (1, or 2 for a usage
+    error; 130 when interrupted).
+
+    Examples
+    --------
+    >>> @one_line_errors
+    ... def main(argv=None):
+    ...     raise ValueError("n_dice must be 1..8, got 9")
+    >>> import contextlib, io
+    >>> err = io.StringIO()
+    >>> with contextlib.redirect_stderr(err):
+    ...     code = main([])
+    >>> code, err.getvalue()
+    (1, 'error: n_dice must be 1..8, got 9\\n')
+    """
+
+    @functools.wraps(main)
+    def wrapper(argv=None) -> int:
+        try:
+            code = main(argv)
+        except CommandError as exc:
+            print(f"error: {_first_line(exc)}", file=sys.stderr)
+            return exc.exit_code
+        except (ValueError, TypeError, OSError) as exc:
+            print(f"error: {_first_line(exc)}", file=sys.stderr)
+            return 1
+        except KeyboardInterrupt:
+            print("error: interrupted", file=sys.stderr)
+            return 130
+        return 0 if code is None else int(code)
+
+    return wrapper
+
+
+def _field_docs(cls) -> dict[str, str]:
+    """First sentence of each parameter's description in a numpydoc class docstring."""
+    doc = inspect.cleandoc(cls.__doc__ or "")
+    out = {}
+    for match in re.finditer(r"^(\w+) : [^\n]*\n((?:[ \t]+\S[^\n]*\n?)+)", doc, re.M):
+        text = " ".join(match.group(2).split())
+        out[match.group(1)] = text.split(". ")[0].rstrip(".")
+    return out
+
+
+def rule_fields(cls) -> list[tuple[str, object, object]]:
+    """``(name, type, default)`` of the public init fields of a rules dataclass."""
+    hints = typing.get_type_hints(cls)
+    out = []
+    for f in fields(cls):
+        if not f.init or f.name.startswith("_"):
+            continue
+        default = f.default if f.default is not MISSING else None
+        if f.default_factory is not MISSING:
+            default = f.default_factory()
+        out.append((f.name, hints[f.name], default))
+    return out
+
+
+def _type_text(hint) -> str:
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (typing.Union, types.UnionType):
+        return " or ".join("none" if a is type(None) else _type_text(a) for a in args)
+    if origin is tuple:
+        return f"comma list of {_type_text(args[0])}s"
+    if origin is typing.Literal:
+        return "one of " + ", ".join(map(str, args))
+    return getattr(hint, "__name__", str(hint))
+
+
+def parse_value(name: str, text: str, hint):
+    """Parse one option value ``text`` of knob ``name`` by its type annotation.
+
+    Examples
+    --------
+    >>> parse_value("face_values", "-3,-2,-1,0,1,2", tuple[int, ...])
+    (-3, -2, -1, 0, 1, 2)
+    >>> parse_value("mp_stake_cap", "none", int | None) is None
+    True
+    >>> parse_value("n_dice", "six", int)
+    Traceback (most recent call last):
+    ...
+    ValueError: n_dice: expected an int, got 'six'
+    """
+    text = text.strip()
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (typing.Union, types.UnionType):
+        if type(None) in args and text.lower() in ("none", "null"):
+            return None
+        for arg in args:
+            if arg is type(None):
+                continue
+            try:
+                return parse_value(name, text, arg)
+            except ValueError:
+                pass
+        raise ValueError(f"{name}: expected {_type_text(hint)}, got {text!r}")
+    if origin is tuple:
+        items = text.split(",") if text else []
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(parse_value(name, t, args[0]) for t in items)
+        if len(items) != len(args):
+            raise ValueError(f"{name}: expected {len(args)} comma-separated values, got {text!r}")
+        return tuple(parse_value(name, t, a) for t, a in zip(items, args, strict=True))
+    if origin is typing.Literal:
+        for arg in args:
+            if str(arg) == text:
+                return arg
+        raise ValueError(f"{name}: expected one of {', '.join(map(str, args))}, got {text!r}")
+    if hint is bool:
+        if text.lower() in _TRUE:
+            return True
+        if text.lower() in _FALSE:
+            return False
+        raise ValueError(f"{name}: expected true or false, got {text!r}")
+    if hint is int:
+        try:
+            return int(text)
+        except ValueError:
+            raise ValueError(f"{name}: expected an int, got {text!r}") from None
+    if hint is float:
+        try:
+            return float(text)
+        except ValueError:
+            raise ValueError(f"{name}: expected a number, got {text!r}") from None
+    if hint is str:
+        return text
+    raise TypeError(f"{name}: no command-line form for the type {hint!r}")
+
+
+def _converter(name: str, hint):
+    def convert(text: str):
+        try:
+            return parse_value(name, text, hint)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    convert.__name__ = _type_text(hint)  # argparse names the type in its messages
+    return convert
+
+
+def _metavar(hint) -> str:
+    args = [a for a in typing.get_args(hint) if a is not type(None)]
+    if typing.get_origin(hint) in (typing.Union, types.UnionType):
+        return _metavar(args[0])
+    if typing.get_origin(hint) is tuple:
+        return f"{_metavar(args[0])},..."
+    return getattr(hint, "__name__", "VALUE").upper()
+
+
+def add_rules_options(parser: argparse.ArgumentParser, cls, exclude=()) -> None:
+    """Add one option per field of the rules dataclass ``cls`` (see the module docstring).
+
+    Examples
+    --------
+    >>> from dataclasses import dataclass
+    >>> @dataclass(frozen=True)
+    ... class Rules:
+    ...     n_dice: int = 5
+    ...     gain: bool = True
+    >>> parser = ArgumentParser(prog="game")
+    >>> add_rules_options(parser, Rules)
+    >>> rules_from_args(Rules, parser.parse_args(["--n-dice", "6", "--no-gain"]))
+    Rules(n_dice=6, gain=False)
+    """
+    docs = _field_docs(cls)
+    group = parser.add_argument_group("rules", f"knobs of {cls.__module__}.{cls.__name__}")
+    for name, hint, default in rule_fields(cls):
+        if name in exclude:
+            continue
+        flag = "--" + name.replace("_", "-")
+        text = docs.get(name, name.replace("_", " ")).replace("``", "")
+        if "default" not in text:
+            shown = ",".join(map(str, default)) if isinstance(default, tuple) else default
+            text = f"{text} (default: {shown})"
+        text = text.replace("%", "%%")
+        if hint is bool:
+            group.add_argument(
+                flag, dest=RULE_DEST + name, action=argparse.BooleanOptionalAction,
+                default=argparse.SUPPRESS, help=text,
+            )  # fmt: skip
+        else:
+            group.add_argument(
+                flag, dest=RULE_DEST + name, type=_converter(name, hint),
+                default=argparse.SUPPRESS, metavar=_metavar(hint),
+                help=text if hint in (int, float, str) else f"{text}; {_type_text(hint)}",
+            )  # fmt: skip
+
+
+def rules_kwargs(args: argparse.Namespace) -> dict:
+    """The rule options given on the command line, by field name."""
+    return {k[len(RULE_DEST) :]: v for k, v in vars(args).items() if k.startswith(RULE_DEST)}
+
+
+def rules_from_args(cls, args: argparse.Namespace):
+    """Build the rules object from the options given (the others keep their defaults)."""
+    return cls(**rules_kwargs(args))
+
+
+def _nonnegative_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a non-negative int, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a non-negative int, got {value}")
+    return value
+
+
+def _positive_int(text: str) -> int:
+    value = _nonnegative_int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive int, got {value}")
+    return value
+
+
+def add_common_options(parser, seed: bool = True, jobs: bool = True, fmt: bool = True) -> None:
+    """Add ``--seed``, ``--jobs`` and ``--format`` (each can be left out)."""
+    group = parser.add_argument_group("run")
+    if seed:
+        group.add_argument(
+            "--seed", type=_nonnegative_int, default=None,
+            help="root seed of the random streams (default: fresh entropy)",
+        )  # fmt: skip
+    if jobs:
+        group.add_argument(
+            "--jobs", type=_positive_int, default=None,
+            help="parallel workers (default: every CPU)",
+        )  # fmt: skip
+    if fmt:
+        group.add_argument(
+            "--format", choices=FORMATS, default="table", help="output format (default: table)"
+        )
+
+
+def _has_tuple(hint) -> bool:
+    if typing.get_origin(hint) in (typing.Union, types.UnionType):
+        return any(_has_tuple(a) for a in typing.get_args(hint))
+    return typing.get_origin(hint) is tuple
+
+
+def parse_grid(specs, cls, extra: dict | None = None) -> dict[str, list]:
+    """``["n_dice=4,5,6", ...]`` as ``{"n_dice": [4, 5, 6], ...}``, typed by ``cls``'s fields.
+
+    ``extra`` maps more knob names (not fields of ``cls``) to their types.
+
+    Examples
+    --------
+    >>> from dataclasses import dataclass
+    >>> @dataclass(frozen=True)
+    ... class Rules:
+    ...     n_dice: int = 5
+    ...     faces: tuple[int, ...] = (1, 2)
+    >>> parse_grid(["n-dice=4,5", "faces=1,2;0,3"], Rules)
+    {'n_dice': [4, 5], 'faces': [(1, 2), (0, 3)]}
+    """
+    types_ = {name: hint for name, hint, _ in rule_fields(cls)}
+    types_.update(extra or {})
+    grid: dict[str, list] = {}
+    for spec in specs:
+        name, sep, values = spec.partition("=")
+        name = name.strip().replace("-", "_")
+        if not sep or not values.strip():
+            raise UsageError(f"--grid: expected KNOB=V1,V2,..., got {spec!r}")
+        if name not in types_:
+            raise UsageError(f"--grid: unknown knob {name!r}; knobs are {', '.join(types_)}")
+        if name in grid:
+            raise UsageError(f"--grid: knob {name!r} is given twice")
+        hint = types_[name]
+        parts = values.split(";") if _has_tuple(hint) else values.split(",")
+        grid[name] = [parse_value(name, part, hint) for part in parts]
+    return grid
+
+
+def _plain(value):
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
+def format_frame(frame: pd.DataFrame | pd.Series, fmt: str = "table") -> str:
+    """A DataFrame (or Series) as text: an aligned ``table``, ``csv`` or ``json`` records.
+
+    JSON holds one object per row, the index levels first (unnamed ranges dropped).
+
+    Examples
+    --------
+    >>> frame = pd.DataFrame({"p": [0.5, 0.25]}, index=pd.Index([4, 5], name="n_dice"))
+    >>> print(format_frame(frame, "json"))
+    [{"n_dice": 4, "p": 0.5}, {"n_dice": 5, "p": 0.25}]
+    >>> print(format_frame(frame, "csv"), end="")
+    n_dice,p
+    4,0.5
+    5,0.25
+    """
+    if fmt not in FORMATS:
+        raise ValueError(f"format must be one of {FORMATS}, got {fmt!r}")
+    if isinstance(frame, pd.Series):
+        frame = frame.to_frame()
+    unnamed = all(name is None for name in frame.index.names)
+    if fmt == "table":
+        return frame.to_string(index=not unnamed)
+    if fmt == "csv":
+        return frame.to_csv(index=not unnamed, lineterminator="\n")
+    flat = frame.reset_index(drop=unnamed)
+    records = [{str(k): _plain(v) for k, v in row.items()} for row in flat.to_dict("records")]
+    return json.dumps(records, allow_nan=False)
+
+
+def write_frame(frame, fmt: str = "table", file=None) -> None:
+    """Print :func:`format_frame` of ``frame`` to ``file`` (default: stdout)."""
+    text = format_frame(frame, fmt)
+    out = sys.stdout if file is None else file
+    out.write(text if text.endswith("\n") else text + "\n")

@@ -1,0 +1,189 @@
+"""Build the report index: ``python -m tabletop.index [--report-dir DIR]``.
+
+``reports/index.md`` lists every report of the report folder (each ``<name>.md``
+but the index itself) with its title, a link, and its headline findings quoted
+from the report, never typed in. The findings of a report are, by priority:
+
+1. the paragraphs a notebook marked with :meth:`tabletop.report.Report.headline`
+   (each follows the line ``<!-- headline -->``);
+2. else the items of its summary section, a heading named "In short", "Headline
+   findings", "Headlines", "Key findings", "Summary" or "Conclusions" (its list
+   items, or its paragraphs when it has no list);
+3. else its first paragraph of text.
+
+Reports are grouped by game, the part of the file name before the first ``_``
+(``panache_turn.md`` → ``panache``); a group is titled by the part of its first
+report's title before a colon (``Master Panache: the turn roll`` → ``Master
+Panache``). The index is written atomically; ``make report`` rebuilds it after
+running the notebooks.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from tabletop.files import atomic_write_text
+from tabletop.report import HEADLINE_MARK, report_dir
+
+INDEX_NAME = "index.md"
+SUMMARY_HEADINGS = (
+    "in short", "headline findings", "headlines", "key findings", "summary", "conclusions",
+)  # fmt: skip
+MAX_FINDINGS = 6
+
+
+@dataclass(frozen=True)
+class ReportSummary:
+    """One report as the index shows it.
+
+    Attributes
+    ----------
+    name : str
+        File stem (``panache_turn``).
+    title : str
+        The report's first heading.
+    findings : tuple of str
+        Headline findings, Markdown, one line each.
+    source : str
+        Where they come from: ``"headline"``, ``"summary"`` or ``"first paragraph"``.
+    """
+
+    name: str
+    title: str
+    findings: tuple[str, ...]
+    source: str
+
+
+def _blocks(text: str) -> list[str]:
+    return [b.strip("\n") for b in re.split(r"\n[ \t]*\n", text) if b.strip()]
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _is_list(block: str) -> bool:
+    return re.match(r"\s*([*+-]|\d+\.)\s", block) is not None
+
+
+def _items(block: str) -> list[str]:
+    """A Markdown list block as its items (continuation lines joined); else the block."""
+    if not _is_list(block):
+        return [_one_line(block)]
+    items: list[str] = []
+    for line in block.splitlines():
+        match = re.match(r"\s*(?:[*+-]|\d+\.)\s+(.*)", line)
+        if match:
+            items.append(match.group(1))
+        elif items:
+            items[-1] += " " + line.strip()
+    return [_one_line(i) for i in items]
+
+
+def _is_text(block: str) -> bool:
+    """A paragraph or list: not a heading, table, figure, caption, comment or code."""
+    first = block.lstrip()
+    if first.startswith(("#", "|", "![", "<!--", "```", "<")):
+        return False
+    return not (first.startswith("*") and first.endswith("*") and not first.startswith("* "))
+
+
+def summarize(path: str | os.PathLike) -> ReportSummary:
+    """Title and headline findings of one Markdown report (see the module docstring).
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "demo_dice.md"
+    >>> _ = p.write_text("# Demo: dice\\n\\nSixes come up 1/6 of the time.\\n")
+    >>> summarize(p).findings
+    ('Sixes come up 1/6 of the time.',)
+    """
+    path = Path(path)
+    text = path.read_text(encoding="utf-8")
+    blocks = _blocks(text)
+    if not blocks or not blocks[0].startswith("# "):
+        raise ValueError(f"{path.name}: a report must start with a '# title' line")
+    title = blocks[0].splitlines()[0][2:].strip()
+    rest = blocks[1:]
+    marked = [
+        item
+        for b in rest
+        if b.startswith(HEADLINE_MARK)
+        for item in _items(b[len(HEADLINE_MARK) :].strip())
+    ]
+    if marked:
+        return ReportSummary(path.stem, title, tuple(marked), "headline")
+    for i, block in enumerate(rest):
+        heading = re.fullmatch(r"(#{2,6})\s+(.*)", block.splitlines()[0])
+        if heading and heading.group(2).strip().lower().rstrip(".:") in SUMMARY_HEADINGS:
+            level = len(heading.group(1))
+            section = []
+            for b in rest[i + 1 :]:
+                deeper = re.match(r"(#{1,6})\s", b)
+                if deeper and len(deeper.group(1)) <= level:
+                    break
+                if _is_text(b):
+                    section.append(b)
+            lists = [item for b in section if _is_list(b) for item in _items(b)]
+            found = lists or [_one_line(b) for b in section]
+            if found:
+                return ReportSummary(path.stem, title, tuple(found[:MAX_FINDINGS]), "summary")
+    for block in rest:
+        if _is_text(block):
+            return ReportSummary(path.stem, title, (_one_line(block),), "first paragraph")
+    return ReportSummary(path.stem, title, (), "first paragraph")
+
+
+def build_index(folder: str | os.PathLike | None = None) -> str:
+    """The Markdown of the index of the reports in ``folder`` (default: the report folder)."""
+    folder = Path(folder) if folder is not None else report_dir()
+    paths = sorted(p for p in folder.glob("*.md") if p.name != INDEX_NAME)
+    groups: dict[str, list[ReportSummary]] = {}
+    for path in paths:
+        groups.setdefault(path.stem.split("_")[0], []).append(summarize(path))
+    lines = [
+        "# Reports",
+        "",
+        "<!-- generated by `make report` (python -m tabletop.index); do not edit by hand -->",
+        "",
+        f"{len(paths)} reports; under each, its headline findings as the report states them.",
+    ]
+    for game, summaries in groups.items():
+        first = summaries[0].title
+        lines += ["", f"## {first.split(':')[0].strip() if ':' in first else game}"]
+        for s in summaries:
+            lines += ["", f"### [{s.title}]({s.name}.md)"]
+            if s.findings:
+                lines += [""] + [f"* {finding}" for finding in s.findings]
+    return "\n".join(lines) + "\n"
+
+
+def write_index(folder: str | os.PathLike | None = None) -> Path:
+    """Write ``index.md`` in ``folder`` (default: the report folder) atomically."""
+    folder = Path(folder) if folder is not None else report_dir()
+    if not folder.is_dir():
+        raise FileNotFoundError(f"no report folder at {folder}")
+    return atomic_write_text(folder / INDEX_NAME, build_index(folder))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tabletop.index", description=__doc__)
+    parser.add_argument("--report-dir", default=None, help="the report folder (default: reports/)")
+    args = parser.parse_args(argv)
+    try:
+        path = write_index(args.report_dir)
+    except (OSError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    print(f"wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,495 @@
+"""Run one analysis over a grid of rule variants, on one machine or a cluster.
+
+:func:`sweep` calls ``analysis(**knobs, **fixed, seed=child)`` once per variant
+(a *task*) and gathers the results in a tidy :class:`pandas.DataFrame`: one row per
+variant, the knobs as the first columns, the analysis's results after them.
+
+* **Grid.** A mapping ``knob -> list of values`` stands for the Cartesian product of
+  the lists (the first knob varies slowest, as in :func:`itertools.product`); an
+  explicit list of mappings gives the variants one by one. Task ``i`` is the ``i``-th
+  variant in that order.
+* **Seeds.** Task ``i`` receives the ``i``-th child of the root
+  :class:`numpy.random.SeedSequence` (:func:`tabletop.seeding.as_seed_sequence` of
+  ``seed``): ``SeedSequence(root.entropy, spawn_key=root.spawn_key + (i,))``, which is
+  what ``root.spawn`` returns for a fresh root. A task's numbers therefore depend on
+  the seed and on its place in the grid, never on the executor, the number of
+  workers or the order in which tasks finish. Deterministic analyses ignore it.
+* **Results.** The analysis returns a mapping (or a :class:`pandas.Series`) of
+  scalars: numbers, strings, booleans or None. Each becomes a column.
+* **Executors.** ``executor=None`` runs ``jobs`` local worker processes
+  (:class:`concurrent.futures.ProcessPoolExecutor`, started with ``spawn``; ``jobs=1``
+  runs every task in the calling process). Any :class:`concurrent.futures.Executor`
+  or a ``dask.distributed.Client`` may be passed instead: the sweep submits one task
+  per variant and gathers the results as they finish, unchanged on a cluster. Local
+  processes need an analysis defined at module level (it is pickled by reference).
+* **Store.** With ``store=<folder>``, every finished task is written at once, as one
+  small JSON file (atomically, :mod:`tabletop.files`), keyed by the analysis name,
+  the knobs, the fixed arguments, the task's seed and a format version. A later
+  sweep with the same store reads these back instead of recomputing, so an
+  interrupted sweep resumes where it stopped. A file that is unreadable, malformed
+  or written for another key is ignored and the task recomputed. Only JSON is
+  stored: no pickle. Since the key holds the seed, a store needs a reproducible
+  seed (not ``seed=None``).
+* **Failures.** A task that raises is recorded with its knobs and the one-line error
+  in :attr:`SweepResult.failures`; the other tasks are kept (and stored).
+
+A progress bar (tqdm) is shown on a terminal (``progress=None``) or on request.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import hashlib
+import itertools
+import json
+import multiprocessing
+import numbers
+import os
+import pickle
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from tqdm import tqdm
+
+from tabletop.files import atomic_write_text
+from tabletop.seeding import as_seed_sequence, check_count
+
+STORE_FORMAT = "tabletop.sweep"
+STORE_VERSION = 1
+
+
+@dataclass(frozen=True)
+class SweepResult:
+    """What a :func:`sweep` returns.
+
+    Attributes
+    ----------
+    frame : pandas.DataFrame
+        One row per successful task, indexed by its number in grid order (``task``):
+        the knobs, then the results.
+    failures : pandas.DataFrame
+        One row per failed task, indexed by ``task``: the knobs and ``error``, the
+        exception's type and first line.
+    n_tasks : int
+        Tasks in the grid.
+    n_cached : int
+        Tasks read back from the store rather than computed.
+    fixed : dict
+        The arguments passed to every task.
+    """
+
+    frame: pd.DataFrame
+    failures: pd.DataFrame
+    n_tasks: int
+    n_cached: int
+    fixed: dict = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        """True when every task succeeded."""
+        return self.failures.empty
+
+    def check(self) -> pd.DataFrame:
+        """Return :attr:`frame`, or raise RuntimeError listing the failed tasks."""
+        if self.ok:
+            return self.frame
+        lines = [
+            f"task {task} ({_knob_text(row.drop('error'))}): {row['error']}"
+            for task, row in self.failures.iterrows()
+        ]
+        raise RuntimeError(
+            f"{len(lines)} of {self.n_tasks} sweep tasks failed: " + "; ".join(lines)
+        )
+
+
+def _knob_text(knobs: Mapping) -> str:
+    return ", ".join(f"{k}={v!r}" for k, v in knobs.items())
+
+
+def _plain(name: str, value, what: str):
+    """A knob or fixed value as plain JSON-able Python (tuples stay tuples)."""
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, bool | np.bool_):
+        return bool(value)
+    if isinstance(value, numbers.Integral):
+        return int(value)
+    if isinstance(value, numbers.Real):
+        value = float(value)
+        if not np.isfinite(value):
+            raise ValueError(f"{what} {name!r}: values must be finite, got {value!r}")
+        return value
+    if isinstance(value, tuple | list):
+        items = tuple(_plain(name, v, what) for v in value)
+        if any(isinstance(v, tuple) for v in items):
+            raise TypeError(f"{what} {name!r}: tuples must hold scalars, got {value!r}")
+        return items
+    raise TypeError(
+        f"{what} {name!r}: values must be numbers, strings, booleans, None or tuples of "
+        f"them, got {value!r} ({type(value).__name__})"
+    )
+
+
+def _check_names(names, what: str) -> None:
+    for name in names:
+        if not isinstance(name, str) or not name.isidentifier():
+            raise ValueError(f"{what} names must be Python identifiers, got {name!r}")
+        if name == "seed":
+            raise ValueError(f"{what} may not be named 'seed': the sweep passes seed= itself")
+
+
+def expand_grid(grid) -> list[dict]:
+    """The variants of a grid, in task order (see the module docstring).
+
+    Examples
+    --------
+    >>> expand_grid({"n_dice": [4, 5], "start_points": [25, 35]})[1]
+    {'n_dice': 4, 'start_points': 35}
+    >>> expand_grid([{"n_dice": 6}])
+    [{'n_dice': 6}]
+    """
+    if isinstance(grid, Mapping):
+        if not grid:
+            raise ValueError("grid holds no knob")
+        _check_names(grid, "grid knob")
+        lists = []
+        for name, values in grid.items():
+            if isinstance(values, str | bytes) or not isinstance(values, Sequence | np.ndarray):
+                raise TypeError(f"grid knob {name!r} must map to a list of values, got {values!r}")
+            if len(values) == 0:
+                raise ValueError(f"grid knob {name!r} has no values")
+            lists.append([_plain(name, v, "grid knob") for v in values])
+        variants = [dict(zip(grid, combo, strict=True)) for combo in itertools.product(*lists)]
+    elif isinstance(grid, Sequence) and not isinstance(grid, str | bytes):
+        variants = []
+        for i, variant in enumerate(grid):
+            if not isinstance(variant, Mapping):
+                raise TypeError(f"grid[{i}] must be a mapping of knob values, got {variant!r}")
+            _check_names(variant, "grid knob")
+            variants.append({k: _plain(k, v, "grid knob") for k, v in variant.items()})
+    else:
+        raise TypeError(
+            f"grid must be a mapping knob -> list of values or a list of mappings, got "
+            f"{type(grid).__name__}"
+        )
+    if not variants:
+        raise ValueError("grid holds no variant")
+    return variants
+
+
+def task_seed(root: np.random.SeedSequence, i: int) -> np.random.SeedSequence:
+    """The seed of task ``i``: the ``i``-th child of ``root``, whatever was spawned before.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> a = task_seed(np.random.SeedSequence(5), 2).generate_state(2)
+    >>> b = np.random.SeedSequence(5).spawn(3)[2].generate_state(2)
+    >>> bool((a == b).all())
+    True
+    """
+    return np.random.SeedSequence(
+        root.entropy, spawn_key=(*root.spawn_key, i), pool_size=root.pool_size
+    )
+
+
+def _canonical(obj) -> str:
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), allow_nan=False)
+
+
+def _jsonable(obj):
+    """Tuples to lists, recursively, as JSON reads them back."""
+    return json.loads(_canonical(obj))
+
+
+def _one_line(exc: BaseException) -> str:
+    lines = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {lines[0]}" if lines else type(exc).__name__
+
+
+def _result_value(key, value):
+    if isinstance(value, np.generic):
+        value = value.item()
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    raise TypeError(
+        f"result {key!r} must be a scalar (number, string, boolean or None), got "
+        f"{type(value).__name__}"
+    )
+
+
+def _run_task(analysis: Callable, knobs: dict, fixed: dict, seed) -> tuple[str, object]:
+    """Worker side: run one task; return ("ok", results) or ("error", one line)."""
+    try:
+        out = analysis(**knobs, **fixed, seed=seed)
+        if isinstance(out, pd.Series):
+            out = out.to_dict()
+        if not isinstance(out, Mapping):
+            raise TypeError(
+                f"the analysis must return a mapping or a pandas Series, got {type(out).__name__}"
+            )
+        results = {}
+        for key, value in out.items():
+            if not isinstance(key, str):
+                raise TypeError(f"result names must be strings, got {key!r}")
+            if key in knobs:
+                raise ValueError(f"result {key!r} has the name of a knob")
+            results[key] = _result_value(key, value)
+        return "ok", results
+    except Exception as exc:  # reported beside the frame; the other tasks go on
+        return "error", _one_line(exc)
+
+
+class _Store:
+    """One JSON file per finished task, validated on read."""
+
+    def __init__(self, folder, name: str, fixed: dict, root: np.random.SeedSequence):
+        self.folder = Path(folder)
+        self.base = {"analysis": name, "fixed": _jsonable(fixed)}
+        self.entropy = _jsonable(root.entropy)
+
+    def key(self, knobs: dict, seed: np.random.SeedSequence) -> dict:
+        return {
+            **self.base,
+            "knobs": _jsonable(knobs),
+            "seed": {"entropy": self.entropy, "spawn_key": list(seed.spawn_key)},
+        }
+
+    def path(self, key: dict) -> Path:
+        digest = hashlib.sha256(_canonical(key).encode()).hexdigest()[:32]
+        return self.folder / f"task-{digest}.json"
+
+    def read(self, key: dict) -> dict | None:
+        try:
+            data = json.loads(self.path(key).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        if not isinstance(data, dict) or data.get("format") != STORE_FORMAT:
+            return None
+        if data.get("version") != STORE_VERSION or data.get("key") != key:
+            return None
+        result = data.get("result")
+        if not isinstance(result, dict):
+            return None
+        ok = (type(v) in (int, float, str, bool) or v is None for v in result.values())
+        if not all(ok) or any(k in key["knobs"] for k in result):
+            return None
+        return result
+
+    def write(self, key: dict, result: dict) -> None:
+        record = {"format": STORE_FORMAT, "version": STORE_VERSION, "key": key, "result": result}
+        atomic_write_text(self.path(key), json.dumps(record, indent=1) + "\n")
+
+
+def _analysis_name(analysis, name) -> str:
+    if name is not None:
+        if not isinstance(name, str) or not name:
+            raise TypeError(f"name must be a non-empty str, got {name!r}")
+        return name
+    qualname = getattr(analysis, "__qualname__", None)
+    if qualname is None:
+        raise ValueError(
+            f"analysis {analysis!r} has no __qualname__: pass name= to identify it in the store"
+        )
+    return f"{getattr(analysis, '__module__', '')}.{qualname}"
+
+
+def _is_dask_client(executor) -> bool:
+    return type(executor).__module__.split(".")[0] == "distributed" and hasattr(executor, "submit")
+
+
+def _outcome(future) -> tuple[str, object]:
+    try:
+        return future.result()
+    except Exception as exc:  # a broken worker, an unpicklable argument...
+        return "error", _one_line(exc)
+
+
+def _run_pending(analysis, pending, fixed, executor, jobs, handle) -> None:
+    """Run the pending tasks ``(i, knobs, seed)``; call ``handle(i, outcome)`` as each ends."""
+    if not pending:
+        return
+    owned = None
+    if executor is None:
+        if jobs == 1:
+            for i, knobs, seed in pending:
+                handle(i, _run_task(analysis, knobs, fixed, seed))
+            return
+        context = multiprocessing.get_context("spawn")
+        owned = executor = cf.ProcessPoolExecutor(min(jobs, len(pending)), mp_context=context)
+    try:
+        if isinstance(executor, cf.ProcessPoolExecutor):
+            try:
+                pickle.dumps(analysis)
+            except Exception as exc:
+                raise TypeError(
+                    f"analysis {analysis!r} cannot be sent to worker processes (define it at "
+                    f"module level, or use jobs=1): {_one_line(exc)}"
+                ) from None
+        if _is_dask_client(executor):
+            from distributed import as_completed
+
+            futures = [
+                executor.submit(_run_task, analysis, knobs, fixed, seed, pure=False)
+                for _, knobs, seed in pending
+            ]
+            which = {f.key: i for f, (i, _, _) in zip(futures, pending, strict=True)}
+            try:
+                for future in as_completed(futures):
+                    handle(which[future.key], _outcome(future))
+            finally:
+                executor.cancel([f for f in futures if not f.done()])
+        elif isinstance(executor, cf.Executor):
+            futures = {
+                executor.submit(_run_task, analysis, knobs, fixed, seed): i
+                for i, knobs, seed in pending
+            }
+            try:
+                for future in cf.as_completed(futures):
+                    handle(futures[future], _outcome(future))
+            finally:
+                for future in futures:
+                    future.cancel()
+        else:
+            raise TypeError(
+                f"executor must be None, a concurrent.futures.Executor or a "
+                f"dask.distributed.Client, got {type(executor).__name__}"
+            )
+    except BaseException:  # an error or Ctrl-C: stop at once, finished tasks are stored
+        if owned is not None:
+            owned.shutdown(wait=False, cancel_futures=True)
+        raise
+    if owned is not None:
+        owned.shutdown(wait=True)
+
+
+def _frame(rows: dict[int, dict], columns: list[str]) -> pd.DataFrame:
+    tasks = sorted(rows)
+    index = pd.Index(tasks, name="task", dtype=np.int64)
+    data = {c: [rows[t].get(c) for t in tasks] for c in columns}
+    if not tasks:
+        return pd.DataFrame({c: pd.Series([], dtype=object) for c in columns}, index=index)
+    return pd.DataFrame(data, index=index, columns=columns)
+
+
+def sweep(
+    analysis: Callable,
+    grid,
+    *,
+    fixed: Mapping | None = None,
+    seed=None,
+    executor=None,
+    jobs: int | None = None,
+    store=None,
+    progress: bool | None = None,
+    name: str | None = None,
+) -> SweepResult:
+    """Run ``analysis`` for every variant of ``grid`` (see the module docstring).
+
+    Parameters
+    ----------
+    analysis : callable
+        ``analysis(**knobs, **fixed, seed=SeedSequence) -> mapping of scalars``.
+    grid : mapping or list of mappings
+        ``{knob: [values]}`` (the Cartesian product) or explicit variants.
+    fixed : mapping, optional
+        Keyword arguments passed to every task (part of the store key, not columns).
+    seed : None, int, SeedSequence or Generator
+        The root seed; task ``i`` gets its ``i``-th child.
+    executor : None, concurrent.futures.Executor or dask.distributed.Client
+        Where tasks run; ``None``: ``jobs`` local processes.
+    jobs : int, optional
+        Worker processes when ``executor`` is None (default: the CPU count; 1 runs
+        the tasks in this process); unused with an executor.
+    store : path-like, optional
+        Folder of finished tasks, read back on the next run (needs a fixed seed).
+    progress : bool, optional
+        Show a progress bar; default: when stderr is a terminal.
+    name : str, optional
+        The analysis's name in the store (default ``module.qualname``).
+
+    Returns
+    -------
+    SweepResult
+        ``.frame`` (one row per variant), ``.failures`` (one row per failed task).
+
+    Examples
+    --------
+    >>> def odds(n_dice, sides, seed):
+    ...     return {"p_all_ones": (1 / sides) ** n_dice}
+    >>> res = sweep(odds, {"n_dice": [1, 2], "sides": [4, 6]}, seed=0, jobs=1)
+    >>> res.frame.columns.tolist()
+    ['n_dice', 'sides', 'p_all_ones']
+    >>> res.frame["p_all_ones"].round(4).tolist()
+    [0.25, 0.1667, 0.0625, 0.0278]
+    >>> res.ok, res.n_tasks
+    (True, 4)
+    """
+    if not callable(analysis):
+        raise TypeError(f"analysis must be callable, got {type(analysis).__name__}")
+    variants = expand_grid(grid)
+    fixed = dict(fixed or {})
+    _check_names(fixed, "fixed argument")
+    fixed = {k: _plain(k, v, "fixed argument") for k, v in fixed.items()}
+    for variant in variants:
+        both = sorted(set(variant) & set(fixed))
+        if both:
+            raise ValueError(f"{both[0]!r} is both a grid knob and a fixed argument")
+    if executor is None:
+        jobs = check_count("jobs", (os.cpu_count() or 1) if jobs is None else jobs, 1)
+    if store is None and seed is None:
+        root = as_seed_sequence(None)
+    elif seed is None:
+        raise ValueError(
+            "a store needs a reproducible seed (an int or a SeedSequence), got seed=None"
+        )
+    else:
+        root = as_seed_sequence(seed)
+    label = _analysis_name(analysis, name)
+    keeper = _Store(store, label, fixed, root) if store is not None else None
+
+    seeds = [task_seed(root, i) for i in range(len(variants))]
+    rows: dict[int, dict] = {}
+    errors: dict[int, str] = {}
+    pending = []
+    for i, (knobs, child) in enumerate(zip(variants, seeds, strict=True)):
+        cached = keeper.read(keeper.key(knobs, child)) if keeper else None
+        if cached is None:
+            pending.append((i, knobs, child))
+        else:
+            rows[i] = {**knobs, **cached}
+    n_cached = len(rows)
+    show = sys.stderr.isatty() if progress is None else bool(progress)
+    with tqdm(
+        total=len(variants), initial=n_cached, disable=not show, desc=label.rsplit(".")[-1],
+        unit="task", file=sys.stderr,
+    ) as bar:  # fmt: skip
+
+        def handle(i: int, outcome: tuple[str, object]) -> None:
+            status, value = outcome
+            if status == "ok":
+                rows[i] = {**variants[i], **value}
+                if keeper:
+                    keeper.write(keeper.key(variants[i], seeds[i]), value)
+            else:
+                errors[i] = str(value)
+            bar.update(1)
+
+        _run_pending(analysis, pending, fixed, executor, jobs, handle)
+
+    knob_names = list(dict.fromkeys(k for v in variants for k in v))
+    result_names = list(
+        dict.fromkeys(k for i in sorted(rows) for k in rows[i] if k not in knob_names)
+    )
+    failed = {i: {**variants[i], "error": errors[i]} for i in errors}
+    return SweepResult(
+        frame=_frame(rows, knob_names + result_names),
+        failures=_frame(failed, [*knob_names, "error"]),
+        n_tasks=len(variants),
+        n_cached=n_cached,
+        fixed=fixed,
+    )
