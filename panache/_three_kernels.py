@@ -213,26 +213,75 @@ def vector_turn(n, sums, state_start, state_sum, size_offset, probability, opt_s
 
 
 @jit
+def cycle_values(alpha, beta):
+    """Values of a rotation class's three states when state ``k`` gives
+    ``alpha[k] + beta[k] * R(V[k + 1])``: the linear cycle in closed form."""
+    out = np.empty((3, 3))
+    denom = 1.0 - beta[0] * beta[1] * beta[2]
+    for k in range(3):
+        k1, k2 = (k + 1) % 3, (k + 2) % 3
+        out[k] = (
+            alpha[k] + beta[k] * rotate(alpha[k1]) + beta[k] * beta[k1] * rotate(rotate(alpha[k2]))
+        ) / denom
+    return out
+
+
+@jit
+def best_turn(x, y, z, part, decline, three, duel, n, sums, state_start, state_sum,
+              size_offset, probability, opt_start, opt_size, opt_value, totals, final_index,
+              s, q, counters, cu, du, decisions, value, slope):  # fmt: skip
+    """The mover's best turn in state (x, y, z) when no change leads to ``decline``.
+
+    Returns the turn's chances as ``alpha + beta * decline`` (``alpha`` a 3-vector,
+    ``beta`` the chance that nothing changes) and whether some exchange had no
+    equilibrium in pure counter decisions.
+    """
+    for i in range(totals.shape[0]):
+        if totals[i] < 0:
+            cu[final_index[i]] = value_after(x + totals[i], y, z, three, duel)
+            du[final_index[i]] = 0.0
+    state_utility(decline, totals, final_index, part, s, q, counters, cu, du, decisions)
+    alpha, beta = vector_turn(
+        n, sums, state_start, state_sum, size_offset, probability, opt_start,
+        opt_size, opt_value, cu, du, decline[0], value, slope,
+    )  # fmt: skip
+    return alpha, beta, np.any(decisions < 0)
+
+
+#: Policy-iteration steps before a class is declared cycling.
+MAX_STEPS = 64
+#: A plan is a known one when its chances agree to this precision.
+PLAN_TOLERANCE = 1e-13
+
+
+@jit
 def solve_class(
     a, b, c, three, duel, stake_factor, stake_cap, n, sums, state_start, state_sum,
     size_offset, probability, opt_start, opt_size, opt_value, totals, final_index,
-    hit_given, s, q, pi, counters,
+    hit_given, s, q, pi, counters, play_rounds,
 ):  # fmt: skip
-    """Solve one rotation class {(a, b, c), (b, c, a), (c, a, b)} by policy iteration.
+    """Solve one rotation class {(a, b, c), (b, c, a), (c, a, b)}.
 
-    Each step takes every mover's best decisions against the current values, then
-    solves the cycle's linear system for those decisions. A repeat of the values
-    after one step is a pure stationary equilibrium (exact). A repeat after ``p > 1``
-    steps means the best responses cycle through ``p`` decision profiles and no
-    pure stationary equilibrium was found: the class then gets the mean of the
-    ``p`` profiles' exact values, and the spread (largest range of a chance over the
-    cycle) measures how far apart they are.
+    First policy iteration: each step takes every mover's best turn against the
+    current values, then solves the cycle's linear system for those turns. A repeat
+    of the values after one step is a pure stationary equilibrium (exact, regret 0).
 
-    Writes the three states' values into ``three``; returns (period, spread,
-    evaluations that met an exchange with no pure equilibrium); period 0 means no
-    repeat within the iteration budget (the last 16 steps are then averaged). A
-    separate function, not inlined in the parallel loop: numba's parfor pass hoists
-    allocations out of inner loops.
+    A repeat after ``p > 1`` steps means the best responses cycle through ``p``
+    profiles: no pure stationary equilibrium was found. The class then plays
+    fictitious play over mixed stationary plans: each state's mover mixes the turn
+    plans met so far (each plan is an affine map ``alpha + beta * decline``), starting
+    from the cycle's plans in equal weights; every round the values of the mixture
+    are solved exactly, each mover's best turn against them joins its mixture with
+    weight ``1 / t``, and the *regret* of the mixture, the most any mover gains by
+    playing its best turn instead, is measured exactly. The class keeps the values of
+    the mixture with the smallest regret: an epsilon-equilibrium with epsilon that
+    regret (0 up to rounding when the mixture is an exact mixed equilibrium).
+
+    Writes the three states' values into ``three``; returns (period, spread of the
+    cycle's values, regret, evaluations that met an exchange with no pure
+    equilibrium); period 0 means no repeat within ``MAX_STEPS``. A separate function,
+    not inlined in the parallel loop: numba's parfor pass hoists allocations out of
+    inner loops.
     """
     n_sums = sums.shape[0]
     value = np.empty((n + 1, n_sums, 3))
@@ -251,70 +300,120 @@ def solve_class(
         if stake_cap > 0 and stake_cap < top_stake:
             top_stake = stake_cap
         parts.append(state_parts(x, y, z, three, duel, n, hit_given, pi, top_stake))
-    max_steps = 64
-    history = np.empty((max_steps + 1, 3, 3))
+    history = np.empty((MAX_STEPS + 1, 3, 3))
     history[0] = 1.0 / 3.0
-    alpha = np.zeros((3, 3))
-    beta = np.zeros(3)
+    plan_alpha = np.empty((MAX_STEPS + 1, 3, 3))
+    plan_beta = np.empty((MAX_STEPS + 1, 3))
     period = 0
     spread = 0.0
     no_equilibrium = 0
     step = 0
-    while step < max_steps and period == 0:
+    while step < MAX_STEPS and period == 0:
         v = history[step]
         for k in range(3):
             x, y, z = states[k]
-            decline = rotate(v[(k + 1) % 3])
-            for i in range(totals.shape[0]):
-                if totals[i] < 0:
-                    cu[final_index[i]] = value_after(x + totals[i], y, z, three, duel)
-                    du[final_index[i]] = 0.0
-            state_utility(decline, totals, final_index, parts[k], s, q, counters,
-                          cu, du, decisions)  # fmt: skip
-            if np.any(decisions < 0):
-                no_equilibrium += 1
-            alpha[k], beta[k] = vector_turn(
-                n, sums, state_start, state_sum, size_offset, probability, opt_start,
-                opt_size, opt_value, cu, du, decline[0], value, slope,
+            plan_alpha[step, k], plan_beta[step, k], missing = best_turn(
+                x, y, z, parts[k], rotate(v[(k + 1) % 3]), three, duel, n, sums,
+                state_start, state_sum, size_offset, probability, opt_start, opt_size,
+                opt_value, totals, final_index, s, q, counters, cu, du, decisions, value,
+                slope,
             )  # fmt: skip
-        denom = 1.0 - beta[0] * beta[1] * beta[2]
+            no_equilibrium += missing
         step += 1
-        for k in range(3):
-            k1, k2 = (k + 1) % 3, (k + 2) % 3
-            history[step, k] = (
-                alpha[k]
-                + beta[k] * rotate(alpha[k1])
-                + beta[k] * beta[k1] * rotate(rotate(alpha[k2]))
-            ) / denom
+        history[step] = cycle_values(plan_alpha[step - 1], plan_beta[step - 1])
         for j in range(step - 1, 0, -1):
             if np.max(np.abs(history[step] - history[j])) < 1e-14:
                 period = step - j
                 break
     if period == 1:
-        result = history[step]
-    else:
-        # a cycle of best responses; with no repeat at all, the last 16 steps
-        window = period if period > 0 else 16
-        period_start = step - window + 1
-        result = np.zeros((3, 3))
-        for j in range(period_start, step + 1):
-            result += history[j] / window
         for k in range(3):
-            for comp in range(3):
-                low = np.min(history[period_start : step + 1, k, comp])
-                high = np.max(history[period_start : step + 1, k, comp])
-                spread = max(spread, high - low)
+            x, y, z = states[k]
+            three[x, y, z] = history[step, k]
+        return period, spread, 0.0, no_equilibrium
+    # the best responses cycle: their spread, then fictitious play over mixed plans
+    window = period if period > 0 else 16
+    first = step - window  # plans of steps first .. step - 1 give values first + 1 .. step
+    for k in range(3):
+        for comp in range(3):
+            low = np.min(history[first + 1 : step + 1, k, comp])
+            high = np.max(history[first + 1 : step + 1, k, comp])
+            spread = max(spread, high - low)
+    capacity = window + play_rounds
+    pool_alpha = np.empty((3, capacity, 3))
+    pool_beta = np.empty((3, capacity))
+    weight = np.zeros((3, capacity))
+    size = np.zeros(3, dtype=np.int64)
+    for k in range(3):
+        for j in range(first, step):
+            found = _find_plan(pool_alpha[k], pool_beta[k], size[k],
+                               plan_alpha[j, k], plan_beta[j, k])  # fmt: skip
+            if found < 0:
+                found = size[k]
+                pool_alpha[k, found] = plan_alpha[j, k]
+                pool_beta[k, found] = plan_beta[j, k]
+                size[k] += 1
+            weight[k, found] += 1.0 / window
+    best_regret = np.inf
+    best = np.zeros((3, 3))
+    alpha = np.zeros((3, 3))
+    beta = np.zeros(3)
+    reply = np.zeros(3, dtype=np.int64)
+    for t in range(play_rounds):
+        for k in range(3):
+            alpha[k] = 0.0
+            beta[k] = 0.0
+            for j in range(size[k]):
+                alpha[k] += weight[k, j] * pool_alpha[k, j]
+                beta[k] += weight[k, j] * pool_beta[k, j]
+        v = cycle_values(alpha, beta)
+        regret = 0.0
+        for k in range(3):
+            x, y, z = states[k]
+            decline = rotate(v[(k + 1) % 3])
+            br_alpha, br_beta, missing = best_turn(
+                x, y, z, parts[k], decline, three, duel, n, sums, state_start, state_sum,
+                size_offset, probability, opt_start, opt_size, opt_value, totals,
+                final_index, s, q, counters, cu, du, decisions, value, slope,
+            )  # fmt: skip
+            no_equilibrium += missing
+            regret = max(regret, br_alpha[0] + br_beta * decline[0] - v[k, 0])
+            found = _find_plan(pool_alpha[k], pool_beta[k], size[k], br_alpha, br_beta)
+            if found < 0:
+                found = size[k]
+                pool_alpha[k, found] = br_alpha
+                pool_beta[k, found] = br_beta
+                size[k] += 1
+            reply[k] = found
+        if regret < best_regret:
+            best_regret = regret
+            best[:] = v
+        if regret <= PLAN_TOLERANCE:
+            break
+        eta = 1.0 / (t + 2.0)
+        for k in range(3):
+            weight[k] *= 1.0 - eta
+            weight[k, reply[k]] += eta
     for k in range(3):
         x, y, z = states[k]
-        three[x, y, z] = result[k]
-    return period, spread, no_equilibrium
+        three[x, y, z] = best[k]
+    return period, spread, max(best_regret, 0.0), no_equilibrium
+
+
+@jit
+def _find_plan(pool_alpha, pool_beta, size, alpha, beta):
+    """Index of a known plan with these chances, or -1."""
+    for j in range(size):
+        if (abs(pool_beta[j] - beta) <= PLAN_TOLERANCE
+                and np.max(np.abs(pool_alpha[j] - alpha)) <= PLAN_TOLERANCE):  # fmt: skip
+            return j
+    return -1
 
 
 @parallel_jit
 def solve_three_kernel(
     levels, cycles, top, stake_factor, stake_cap, n, sums, state_start, state_sum,
     size_offset, probability, opt_start, opt_size, opt_value, totals, final_index,
-    hit_given, s, q, pi, counters, duel,
+    hit_given, s, q, pi, counters, duel, play_rounds,
 ):  # fmt: skip
     """Chances of (mover, next, last) for every canonical state (a, b, c).
 
@@ -328,13 +427,14 @@ def solve_three_kernel(
     three = np.zeros((top + 1, top + 1, top + 1, 3))
     periods = np.zeros(cycles.shape[0], dtype=np.int64)
     spreads = np.zeros(cycles.shape[0])
+    regrets = np.zeros(cycles.shape[0])
     no_equilibrium = np.zeros(cycles.shape[0], dtype=np.int64)
     for lv in range(levels.shape[0] - 1):
         for ci in prange(levels[lv], levels[lv + 1]):
-            periods[ci], spreads[ci], no_equilibrium[ci] = solve_class(
+            periods[ci], spreads[ci], regrets[ci], no_equilibrium[ci] = solve_class(
                 cycles[ci, 0], cycles[ci, 1], cycles[ci, 2], three, duel, stake_factor,
                 stake_cap, n, sums, state_start, state_sum, size_offset, probability,
                 opt_start, opt_size, opt_value, totals, final_index, hit_given, s, q, pi,
-                counters,
+                counters, play_rounds,
             )  # fmt: skip
-    return three, periods, spreads, no_equilibrium.sum()
+    return three, periods, spreads, regrets, no_equilibrium.sum()

@@ -17,11 +17,16 @@ Classes of one total ``a + b + c`` are independent and solved in parallel.
 Unlike the duel, a three-player game is not zero-sum, and a rotation class need
 not have a stationary equilibrium in pure decisions: the movers' best responses
 can cycle (one attacks the next player because the other would answer by
-attacking, and so on). Such classes are flagged in ``classes`` and given the mean
-of the cycling profiles' exact values, with the spread of those values as the
-measured error; :attr:`ThreeSolution.exact` says whether any class was
-approximated. Exchanges with several equilibria take the first in the order of
-:func:`panache._three_kernels.exchange` (counters whenever consistent).
+attacking, and so on). Such a class is solved in mixed strategies by fictitious
+play over the movers' turn plans (see :func:`panache._three_kernels.solve_class`):
+each mover mixes the plans met so far, and the class keeps the mixture whose
+*regret*, the most any mover gains by deviating for one turn, is smallest. That
+regret is computed exactly and recorded per class: 0 (to rounding) where the mixture
+is an exact mixed equilibrium, else the epsilon of an epsilon-equilibrium. The
+counter-attack decisions inside each plan are those of the exchange equilibrium
+selected when the plan was met. Exchanges with several equilibria take the first
+in the order of :func:`panache._three_kernels.exchange` (counters whenever
+consistent).
 
 Round 1 is solved by backward induction over the three first turns, each player
 seeing the earlier results (RULES.md §1).
@@ -41,6 +46,10 @@ from panache.duel import _round_points, max_points, solve_duel
 from panache.master import mp_success
 from panache.rules import Rules
 from panache.turn import turn_tables
+from tabletop.seeding import check_count
+
+#: Regret below which a class counts as an exact equilibrium (rounding of the solve).
+REGRET_TOLERANCE = 1e-12
 
 
 def _cycles(top: int) -> tuple[np.ndarray, np.ndarray]:
@@ -72,11 +81,13 @@ class ThreeSolution:
     start : pandas.Series
         Each seat's winning chance from the start, round 1 included (seat 0 first).
     classes : pandas.DataFrame
-        One row per rotation class (a, b, c): ``period`` 1 where the policy
-        iteration settled on a pure stationary equilibrium (values exact), ``p > 1``
-        where the best responses cycle through ``p`` decision profiles (values: their
-        mean), 0 where they did not repeat within 64 steps (values: the mean of the
-        last 16); ``spread``, the largest range of a chance over those profiles.
+        One row per rotation class (a, b, c): ``period`` 1 where policy iteration
+        settled on a pure stationary equilibrium, ``p > 1`` where the best responses
+        cycle through ``p`` pure profiles, 0 where they did not repeat within 64
+        steps; ``spread``, the largest range of a chance over those cycling profiles
+        (how much the choice of equilibrium could matter); ``regret``, the most a
+        mover of the class gains by deviating for one turn from the class's
+        (possibly mixed) strategies: 0 where they are an equilibrium.
     """
 
     rules: Rules
@@ -87,13 +98,19 @@ class ThreeSolution:
 
     @property
     def exact(self) -> bool:
-        """True when every class settled on a pure stationary equilibrium."""
-        return bool((self.classes["period"] == 1).all())
+        """True when every class is an exact (pure or mixed) stationary equilibrium."""
+        return bool((self.classes["regret"] <= REGRET_TOLERANCE).all())
 
     @property
     def max_spread(self) -> float:
-        """The largest spread over the classes that did not settle (0 if exact)."""
+        """The largest spread over the classes with cycling best responses."""
         return float(self.classes["spread"].max())
+
+    @property
+    def max_regret(self) -> float:
+        """The largest one-turn deviation gain of any mover in any state (the
+        epsilon of the solution as an epsilon-equilibrium; 0 when ``exact``)."""
+        return float(self.classes["regret"].max())
 
     def chances(self, my_points: int, next_points: int, last_points: int) -> np.ndarray:
         """Winning chances of (mover, next, last) in a state after round 1."""
@@ -124,14 +141,29 @@ def _turn_vector(tables, n, utility: np.ndarray, decider: int) -> np.ndarray:
     return out
 
 
+#: Fictitious-play rounds in a rotation class with no pure stationary equilibrium.
+PLAY_ROUNDS = 50
+
+
 @functools.lru_cache(maxsize=4)
-def solve_three(rules: Rules) -> ThreeSolution:
+def solve_three(rules: Rules, play_rounds: int = PLAY_ROUNDS) -> ThreeSolution:
     """Solve the three-player game exactly (see the module docstring).
+
+    Parameters
+    ----------
+    rules : Rules
+        With ``n_players`` ignored (three players).
+    play_rounds : int
+        Fictitious-play rounds in each rotation class that has no pure stationary
+        equilibrium; more rounds lower the regret recorded in ``classes``.
 
     Raises
     ------
     ValueError
-        If some rotation class does not settle (a game that can go on forever).
+        If ``play_rounds`` is below 1, or if some exchange has no equilibrium in pure
+        counter decisions (no rule set met so far).
+    TypeError
+        If ``play_rounds`` is not an integer.
 
     Examples
     --------
@@ -139,6 +171,7 @@ def solve_three(rules: Rules) -> ThreeSolution:
     >>> round(float(sol.start.sum()), 12)
     1.0
     """
+    play_rounds = check_count("play_rounds", play_rounds, minimum=1)
     t = turn_tables(rules)
     n = rules.n_dice
     top = max_points(rules)
@@ -150,11 +183,11 @@ def solve_three(rules: Rules) -> ThreeSolution:
     hit_given[0] = 0.0
     final = t.state_sum[t.state_start[n] : t.state_start[n + 1]]
     levels, cycles = _cycles(top)
-    table, periods, spreads, no_equilibrium = solve_three_kernel(
+    table, periods, spreads, regrets, no_equilibrium = solve_three_kernel(
         levels, cycles, top, rules.mp_stake_factor, rules.mp_stake_cap or 0, n, t.sums,
         t.state_start, t.state_sum, t.space.size_offset, t.space.probability, t.opt_start,
         t.opt_size, t.opt_value, t.totals, final, hit_given, s, q, mp_success(rules),
-        rules.counter_attacks, duel._win,
+        rules.counter_attacks, duel._win, play_rounds,
     )  # fmt: skip
     if no_equilibrium:
         raise ValueError(
@@ -162,7 +195,7 @@ def solve_three(rules: Rules) -> ThreeSolution:
             f"for these rules; the three-player solve does not cover them"
         )
     classes = pd.DataFrame(
-        {"period": periods, "spread": spreads},
+        {"period": periods, "spread": spreads, "regret": regrets},
         index=pd.MultiIndex.from_arrays(cycles.T, names=["a", "b", "c"]),
     )
     index = pd.MultiIndex.from_product(

@@ -169,9 +169,13 @@ def optimal_vector(face_values, n, utility):
     return value(0, n)
 
 
-def three(face_values, n, start, counters=True, stake_factor=2, iterations=200):
+def three(face_values, n, start, counters=True, stake_factor=2, iterations=200, reply_to=None):
     """Three players by plain value iteration on canonical states (mover, next, last),
-    states of one total ``a + b + c`` iterated together once the smaller ones are done."""
+    states of one total ``a + b + c`` iterated together once the smaller ones are done.
+
+    With ``reply_to`` (a table: state -> chances of mover, next, last), no iteration:
+    returns, for every state, the chances after the mover's best turn when every
+    other turn is valued by that table (what a one-turn deviation can reach)."""
     top = start + max(0, n * max(face_values))
     hits = attack_hits(n, 1)
     q = hits.get(0, 0.0)
@@ -250,6 +254,11 @@ def three(face_values, n, start, counters=True, stake_factor=2, iterations=200):
                 best = x
         return best
 
+    if reply_to is not None:
+        return {
+            key: optimal_vector(face_values, n, lambda t, key=key: outcome(reply_to, *key, t))
+            for key in reply_to
+        }
     # states by increasing total; each rotation class iterated on its own
     for total in range(3, 3 * top + 1):
         keys = [k for k in win if sum(k) == total]
