@@ -1,0 +1,331 @@
+"""The Master Panache command line: ``python -m panache <subcommand> [options]``.
+
+Subcommands (every rule knob of :class:`panache.Rules` is an option: ``--n-dice 6``,
+``--face-values=-3,-2,-1,0,1,2``, ``--no-counter-attacks``...):
+
+* ``turn``: the optimal turn roll (:func:`panache.solve_turn`) for ``--utility``;
+  ``--show summary`` (value and outcome odds), ``policy`` (every decision) or
+  ``distribution`` (P(total = t));
+* ``duel``: the two-player game solved (:func:`panache.solve_duel`); ``--show
+  summary`` (each seat's chance), ``win`` (the mover's chance in every state) or
+  ``decisions`` (attacks, counters and stakes in every state);
+* ``simulate``: ``--games`` simulated games (:func:`panache.simulate_games`) between
+  ``--agents`` (default: one rule-of-thumb player per seat), or a ``--tournament``
+  over every seating (:func:`panache.tournament`); ``--jobs`` numba threads;
+* ``sweep``: one of the analyses above over a ``--grid`` of knobs
+  (``--grid start_points=25,35,50 n_dice=4,5,6``), one row per variant, run by
+  :func:`tabletop.sweep.sweep` on ``--jobs`` local processes or a dask scheduler
+  (``--dask ADDRESS``); ``--store DIR`` keeps finished variants so a rerun resumes;
+* ``report``: runs the Master Panache notebooks (:mod:`tabletop.notebooks`), which
+  write their reports, then rebuilds the report index (:mod:`tabletop.index`).
+
+Agents are written ``random``, ``duel``, ``heuristic`` or
+``heuristic:target=weakest,mp=always,min_level=3,counter=false,turn_policy=positive``
+(the fields of :meth:`panache.Agent.heuristic`). Output: ``--format table|csv|json``.
+A mistake prints one line ``error: ...`` on stderr and exits with a non-zero code.
+"""
+
+from __future__ import annotations
+
+import time
+from importlib.metadata import version
+from pathlib import Path
+
+import numba
+import pandas as pd
+
+from panache.agents import Agent
+from panache.duel import max_points, solve_duel
+from panache.game import simulate_games, tournament
+from panache.rules import Rules
+from panache.turn import solve_turn, utility_vector
+from tabletop import cli
+from tabletop.sweep import expand_grid, sweep
+
+ANALYSES = ("turn", "duel", "simulate")
+_AGENT_FIELDS = {"target": str, "min_level": int, "counter": bool, "mp": str,
+                 "turn_policy": str, "label": str}  # fmt: skip
+
+
+def parse_agent(spec: str) -> Agent:
+    """An :class:`panache.Agent` from its command-line form (see the module docstring).
+
+    Examples
+    --------
+    >>> parse_agent("heuristic:target=weakest,min_level=3").name
+    'weakest/ev/L3/counter/mp-ahead'
+    """
+    kind, _, options = spec.partition(":")
+    kwargs = {}
+    for item in filter(None, options.split(",")):
+        key, sep, value = item.partition("=")
+        if not sep or key not in _AGENT_FIELDS:
+            raise ValueError(
+                f"agent {spec!r}: options are KEY=VALUE with KEY one of {', '.join(_AGENT_FIELDS)}"
+            )
+        kwargs[key] = cli.parse_value(f"agent {key}", value, _AGENT_FIELDS[key])
+    if kind == "heuristic":
+        return Agent.heuristic(**kwargs)
+    if kind in ("random", "duel"):
+        if set(kwargs) - {"label"}:
+            raise ValueError(f"agent {spec!r}: a {kind} agent takes no options but label")
+        return getattr(Agent, kind)(**kwargs)
+    raise ValueError(f"agent {spec!r}: the kind must be heuristic, random or duel, got {kind!r}")
+
+
+def _agents(rules: Rules, specs) -> list[Agent]:
+    return [parse_agent(s) for s in specs] if specs else [Agent.heuristic()] * rules.n_players
+
+
+# --- the analyses, one row each: module-level so worker processes can import them ---
+
+
+def turn_analysis(*, seed=None, utility: str = "ev", **knobs) -> dict:
+    """The optimal turn roll for ``utility`` under ``Rules(**knobs)`` (one sweep row)."""
+    rules = Rules(**knobs)
+    sol = solve_turn(rules, utility)
+    dist = sol.distribution
+    totals = dist.index.to_numpy()
+    return {
+        "value": sol.value,
+        "expected_total": float(dist.to_numpy() @ totals),
+        "p_negative": float(dist[totals < 0].sum()),
+        "p_zero": float(dist[totals == 0].sum()),
+        "p_positive": float(dist[totals > 0].sum()),
+        "expected_dice": sol.expected_dice,
+    }
+
+
+def duel_analysis(*, seed=None, **knobs) -> dict:
+    """The two-player game solved under ``Rules(**knobs)`` (one sweep row)."""
+    rules = Rules(**knobs)
+    sol = solve_duel(rules)
+    return {
+        "first_player_win": sol.first_player_win,
+        "second_player_win": 1.0 - sol.first_player_win,
+        "max_points": max_points(rules),
+    }
+
+
+def simulate_analysis(*, seed=None, games: int = 10_000, agents=(), **knobs) -> dict:
+    """Win rates of simulated games under ``Rules(**knobs)`` (one sweep row).
+
+    ``agents`` are command-line agent specs (default: ``n_players`` rule-of-thumb
+    players); the columns are each seat's win rate and the mean game length.
+    """
+    rules = Rules(**knobs)
+    res = simulate_games(rules, _agents(rules, agents), games, seed=seed)
+    rates = res.win_rates()
+    row = {"mean_turns": float(res.stats["turns"].mean())}
+    row.update({f"seat_{seat}_win": float(rate) for seat, rate in rates["win_rate"].items()})
+    return row
+
+
+_ANALYSIS = {"turn": turn_analysis, "duel": duel_analysis, "simulate": simulate_analysis}
+
+
+# --- the subcommands: args -> DataFrame ---
+
+
+def _turn(args) -> pd.DataFrame:
+    rules = cli.rules_from_args(Rules, args)
+    if args.show == "summary":
+        row = turn_analysis(utility=args.utility, **cli.rules_kwargs(args))
+        return pd.DataFrame([row], index=pd.Index([args.utility], name="utility"))
+    sol = solve_turn(rules, args.utility)
+    if args.show == "policy":
+        return sol.policy.to_frame(rules)
+    return sol.distribution.to_frame()
+
+
+def _duel(args) -> pd.DataFrame:
+    rules = cli.rules_from_args(Rules, args)
+    if args.show == "summary":
+        row = duel_analysis(**cli.rules_kwargs(args))
+        return pd.DataFrame([row], index=pd.Index(["duel"], name="game"))
+    sol = solve_duel(rules)
+    return sol.win if args.show == "win" else sol.decision_table()
+
+
+def _with_threads(jobs, work):
+    saved = numba.get_num_threads()
+    if jobs is not None:
+        numba.set_num_threads(min(jobs, numba.config.NUMBA_NUM_THREADS))
+    try:
+        return work()
+    finally:
+        numba.set_num_threads(saved)
+
+
+def _simulate(args) -> pd.DataFrame:
+    rules = cli.rules_from_args(Rules, args)
+    agents = _agents(rules, args.agents)
+    if args.tournament:
+        return _with_threads(args.jobs, lambda: tournament(rules, agents, args.games, args.seed))
+    res = _with_threads(
+        args.jobs, lambda: simulate_games(rules, agents, args.games, seed=args.seed)
+    )
+    if args.show == "stats":
+        return res.stats.mean().rename("mean").rename_axis("statistic").to_frame()
+    return res.win_rates()
+
+
+def _sweep(args) -> pd.DataFrame:
+    base = cli.rules_kwargs(args)
+    grid = cli.parse_grid(args.grid, Rules)
+    both = sorted(set(grid) & set(base))
+    if both:
+        raise cli.UsageError(f"knob {both[0]!r} is both an option and in --grid")
+    for variant in expand_grid(grid):  # every variant checked before any work starts
+        Rules(**base, **variant)
+    fixed = dict(base)
+    if args.analysis == "turn":
+        utility_vector(Rules(**base), args.utility)  # a bad --utility fails here, once
+        fixed["utility"] = args.utility
+    elif args.analysis == "simulate":
+        fixed.update(games=args.games, agents=tuple(args.agents or ()))
+        for spec in fixed["agents"]:
+            parse_agent(spec)
+    if args.store is not None and args.seed is None:
+        raise cli.UsageError("--store needs --seed, so that a rerun finds the same tasks")
+    # stored results are trusted only by the version of the code that computed them
+    name = f"panache.{args.analysis}@{version('tabletop-odds')}"
+    options = {"fixed": fixed, "seed": args.seed, "store": args.store, "name": name}
+    if args.dask:
+        from distributed import Client
+
+        with Client(args.dask) as client:
+            result = sweep(_ANALYSIS[args.analysis], grid, executor=client, **options)
+    else:
+        result = sweep(_ANALYSIS[args.analysis], grid, jobs=args.jobs, **options)
+    if not result.ok:
+        try:
+            result.check()
+        except RuntimeError as exc:
+            args.problem = str(exc)
+    return result.frame
+
+
+def _report(args) -> pd.DataFrame:
+    from tabletop.index import write_index
+    from tabletop.notebooks import NOTEBOOK_DIR, run_notebook
+    from tabletop.report import report_dir
+
+    paths = sorted(Path(NOTEBOOK_DIR).glob("panache_*.ipynb"))
+    if not paths:
+        raise cli.CommandError(f"no Master Panache notebooks in {NOTEBOOK_DIR}")
+    folder = Path(args.report_dir) if args.report_dir else report_dir()
+    rows = []
+    for path in paths:
+        start = time.perf_counter()
+        try:
+            run_notebook(path, size=args.size, report_directory=folder)
+        except Exception as exc:  # a failed cell: its last line says why
+            lines = str(exc).strip().splitlines()
+            last = lines[-1] if lines else type(exc).__name__
+            raise cli.CommandError(f"{path.name} failed: {last}") from exc
+        rows.append({"notebook": path.name, "seconds": round(time.perf_counter() - start, 1)})
+    write_index(folder)
+    return pd.DataFrame(rows).set_index("notebook")
+
+
+def build_parser() -> cli.ArgumentParser:
+    """The argument parser of ``python -m panache``."""
+    parser = cli.ArgumentParser(
+        prog="python -m panache",
+        description="Master Panache: exact odds, solved duels, simulations and variant sweeps.",
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def command(name: str, help: str, run, seed: bool = True, jobs: bool = True):
+        sub = commands.add_parser(name, help=help, description=help)
+        cli.add_rules_options(sub, Rules)
+        cli.add_common_options(sub, seed=seed, jobs=jobs)
+        sub.set_defaults(run=run)
+        return sub
+
+    def utility(sub):
+        sub.add_argument(
+            "--utility",
+            default="ev",
+            help="what the turn maximises: ev, zero, positive or at_least:K (default: ev)",
+        )
+
+    def simulation(sub, games: int):
+        sub.add_argument(
+            "--games", type=int, default=games, help=f"games to simulate (default: {games})"
+        )
+        sub.add_argument(
+            "--agents",
+            nargs="+",
+            metavar="AGENT",
+            help="one agent per seat (default: heuristic on every seat)",
+        )
+
+    sub = command("turn", "the optimal turn roll", _turn, seed=False, jobs=False)
+    utility(sub)
+    sub.add_argument("--show", choices=("summary", "policy", "distribution"), default="summary")
+    sub = command("duel", "the two-player game solved exactly", _duel, seed=False, jobs=False)
+    sub.add_argument("--show", choices=("summary", "win", "decisions"), default="summary")
+    sub = command("simulate", "simulated games between agents", _simulate)
+    simulation(sub, 10_000)
+    sub.add_argument("--tournament", action="store_true", help="rotate the agents over every seat")
+    sub.add_argument(
+        "--show",
+        choices=("win", "stats"),
+        default="win",
+        help="win rates per seat, or mean game statistics",
+    )
+    sub = command("sweep", "an analysis over a grid of rule variants", _sweep)
+    sub.add_argument(
+        "--analysis",
+        choices=ANALYSES,
+        default="turn",
+        help="the analysis run for each variant (default: turn)",
+    )
+    sub.add_argument(
+        "--grid",
+        nargs="+",
+        required=True,
+        metavar="KNOB=V1,V2",
+        help="knob values to combine, e.g. n_dice=4,5,6 start_points=25,35",
+    )
+    sub.add_argument(
+        "--store",
+        default=None,
+        metavar="DIR",
+        help="keep finished variants in DIR; a rerun resumes (needs --seed)",
+    )
+    sub.add_argument(
+        "--dask",
+        default=None,
+        metavar="ADDRESS",
+        help="run on the dask scheduler at ADDRESS instead of local processes",
+    )
+    utility(sub)
+    simulation(sub, 2_000)
+    sub = commands.add_parser(
+        "report",
+        help="run the notebooks and write the reports",
+        description="run the Master Panache notebooks, then the index",
+    )
+    cli.add_common_options(sub, seed=False, jobs=False)
+    sub.add_argument("--size", choices=("small", "full"), default="full")
+    sub.add_argument(
+        "--report-dir", default=None, metavar="DIR", help="where the reports go (default: reports/)"
+    )
+    sub.set_defaults(run=_report)
+    return parser
+
+
+@cli.one_line_errors
+def main(argv: list[str] | None = None) -> int:
+    """Run ``python -m panache`` with ``argv`` (default: the process's arguments)."""
+    args = build_parser().parse_args(argv)
+    frame = args.run(args)
+    problem = getattr(args, "problem", None)
+    if not (problem and frame.empty):
+        cli.write_frame(frame, args.format)
+    if problem:
+        raise cli.CommandError(problem)
+    return 0
