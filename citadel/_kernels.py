@@ -1,0 +1,306 @@
+"""Numba kernels of Master Citadel. Private: no validation, deterministic given inputs.
+
+Orders are two int64 arrays, ``amounts`` and ``directions`` (0..7 = N, NE, ..., NW),
+one entry per seat. Flags: ``variant`` (resolution "variant" rather than "basic")
+and ``winners_pay`` (payment "winners" rather than "all"). The rules are those of
+``citadel.resolve`` (the plain reference); tests hold the two against each other.
+"""
+
+import numpy as np
+from numba import prange
+
+from tabletop.draws import randbelow
+from tabletop.jit import jit, parallel_jit
+
+#: Unit steps of directions 0..7 (N, NE, E, SE, S, SW, W, NW).
+STEP_X = np.array([0, 1, 1, 1, 0, -1, -1, -1], dtype=np.int64)
+STEP_Y = np.array([1, 1, 0, -1, -1, -1, 0, 1], dtype=np.int64)
+MAX_SEATS = 4
+
+
+@jit
+def resolve_into(amounts, directions, n, variant, winners_pay, pays, fee, scratch):
+    """Resolve one round; write ``pays`` and ``fee`` (length ``n``); return (dx, dy).
+
+    ``scratch`` is an int64 array of shape (7, MAX_SEATS) reused between calls: rows
+    are the seat's group, then each group's amount, direction, authors, alive,
+    winner and fee flags.
+    """
+    gid = scratch[0]
+    g_amt = scratch[1]
+    g_dir = scratch[2]
+    g_cnt = scratch[3]
+    g_alive = scratch[4]
+    g_win = scratch[5]
+    g_fee = scratch[6]
+    ng = 0
+    for i in range(n):  # 1. merge
+        gid[i] = -1
+        a = amounts[i]
+        if a <= 0:
+            continue
+        for g in range(ng):
+            if g_amt[g] == a and g_dir[g] == directions[i]:
+                gid[i] = g
+                g_cnt[g] += 1
+                break
+        if gid[i] < 0:
+            g_amt[ng] = a
+            g_dir[ng] = directions[i]
+            g_cnt[ng] = 1
+            g_alive[ng] = 1
+            g_win[ng] = 0
+            g_fee[ng] = 0
+            gid[i] = ng
+            ng += 1
+    if variant:  # 2. counter; a group has at most one opposite group of its amount
+        for g in range(ng):
+            for h in range(g + 1, ng):
+                if (g_amt[g] == g_amt[h] and (g_dir[g] - g_dir[h]) % 8 == 4
+                        and (g_cnt[g] > 1 or g_cnt[h] > 1)):  # fmt: skip
+                    g_alive[g] = 0
+                    g_alive[h] = 0
+    dx = 0
+    dy = 0
+    while True:  # 3.-4. strongest, ties
+        top = 0
+        for g in range(ng):
+            if g_alive[g] and g_amt[g] * g_cnt[g] > top:
+                top = g_amt[g] * g_cnt[g]
+        if top == 0:
+            break
+        n_tied = 0
+        n_ways = 0
+        d1 = -1
+        d2 = -1
+        for g in range(ng):
+            if g_alive[g] and g_amt[g] * g_cnt[g] == top:
+                n_tied += 1
+                d = g_dir[g]
+                if d in (d1, d2):
+                    continue
+                if n_ways == 0:
+                    d1 = d
+                elif n_ways == 1:
+                    d2 = d
+                n_ways += 1
+        if not variant:
+            if n_tied == 1:
+                for g in range(ng):
+                    if g_alive[g] and g_amt[g] * g_cnt[g] == top:
+                        g_win[g] = 1
+                dx = STEP_X[d1]
+                dy = STEP_Y[d1]
+            break
+        if n_ways == 2 and (d1 - d2) % 8 == 4:  # opposite: cancel, look again
+            for g in range(ng):
+                if g_alive[g] and g_amt[g] * g_cnt[g] == top:
+                    g_alive[g] = 0
+            continue
+        if n_ways == 1 or (n_ways == 2 and (d1 - d2) % 4 == 2):  # one way, or 90°
+            for g in range(ng):
+                if g_alive[g] and g_amt[g] * g_cnt[g] == top:
+                    g_win[g] = 1
+            if n_ways == 1:
+                dx = STEP_X[d1]
+                dy = STEP_Y[d1]
+            else:
+                dx = max(-1, min(1, STEP_X[d1] + STEP_X[d2]))
+                dy = max(-1, min(1, STEP_Y[d1] + STEP_Y[d2]))
+            break
+        for g in range(ng):  # 45°, 135°, or three or more ways: the fee
+            if g_alive[g] and g_amt[g] * g_cnt[g] == top:
+                g_fee[g] = 1
+        break
+    for i in range(n):
+        g = gid[i]
+        if g < 0:
+            pays[i] = 0
+            fee[i] = 0
+        else:
+            pays[i] = amounts[i] if (not winners_pay or g_win[g]) else 0
+            fee[i] = g_fee[g]
+    return dx, dy
+
+
+@jit
+def resolve_many_kernel(amounts, directions, variant, winners_pay):
+    """Resolve ``m`` rounds (rows of ``amounts``/``directions``): steps, pays, fees."""
+    m, n = amounts.shape
+    steps = np.empty((m, 2), dtype=np.int64)
+    pays = np.empty((m, n), dtype=np.int64)
+    fee = np.empty((m, n), dtype=np.int64)
+    scratch = np.zeros((7, MAX_SEATS), dtype=np.int64)
+    for r in range(m):
+        dx, dy = resolve_into(amounts[r], directions[r], n, variant, winners_pay,
+                              pays[r], fee[r], scratch)  # fmt: skip
+        steps[r, 0] = dx
+        steps[r, 1] = dy
+    return steps, pays, fee
+
+
+# ---- heuristic agents and the game loop ------------------------------------------------
+
+STRAIGHT, ALLY_CW, ALLY_CCW, COUNTER, SAVER, RANDOM = 0, 1, 2, 3, 4, 5
+
+
+@jit
+def legal_amount(target, capital, bid_step, min_bid, smallest):
+    """Round ``target`` to a legal amount (see ``citadel.agents.legal_amount``)."""
+    if capital < smallest:
+        return 0
+    a = (min(target, capital) // bid_step) * bid_step
+    if target > 0 or min_bid > 0:
+        a = max(a, smallest)
+    return a
+
+
+@jit
+def need(x, y, home, radius):
+    """Steps the pawn still has to take toward the line of the seat at ``home``."""
+    return radius + 1 - (x * STEP_X[home] + y * STEP_Y[home])
+
+
+@jit
+def agent_order(kind, seat, n, x, y, caps, homes, seat_of_dir, last_amt, last_dir,
+                has_last, radius, bid_step, min_bid, smallest):  # fmt: skip
+    """The order (amount, direction) of heuristic ``kind`` at ``seat``."""
+    cap = caps[seat]
+    home = homes[seat]
+    if kind in (ALLY_CW, ALLY_CCW):
+        turn = 1 if kind == ALLY_CW else -1
+        partner = seat_of_dir[(home + 2 * turn) % 8]
+        if partner >= 0:
+            steps = min(need(x, y, home, radius), need(x, y, homes[partner], radius))
+            pot = min(cap, caps[partner])
+            return legal_amount(pot // steps, cap, bid_step, min_bid, smallest), (home + turn) % 8
+    elif kind == COUNTER and has_last:
+        best_strength = 0
+        best_amt = 0
+        best_dir = 0
+        for i in range(n):
+            a = last_amt[i]
+            if a <= 0:
+                continue
+            authors = 0
+            mine = False
+            for j in range(n):
+                if last_amt[j] == a and last_dir[j] == last_dir[i]:
+                    authors += 1
+                    if j == seat:
+                        mine = True
+            if authors >= 2 and not mine and a * authors > best_strength:
+                best_strength = a * authors
+                best_amt = a
+                best_dir = last_dir[i]
+        if best_strength > 0 and best_amt <= cap:
+            return best_amt, (best_dir + 4) % 8
+    elif kind == SAVER:
+        closest = radius + 1000
+        for s in range(n):
+            closest = min(closest, need(x, y, homes[s], radius))
+        target = cap if closest <= 1 else 0
+        return legal_amount(target, cap, bid_step, min_bid, smallest), home
+    elif kind == RANDOM:
+        n_pos = (cap - smallest) // bid_step + 1 if cap >= smallest else 0
+        zero = 1 if (min_bid == 0 or n_pos == 0) else 0
+        k = randbelow(n_pos + zero)
+        amount = 0 if k < zero else smallest + (k - zero) * bid_step
+        return amount, randbelow(8)
+    return legal_amount(cap // need(x, y, home, radius), cap, bid_step, min_bid, smallest), home
+
+
+@jit
+def play_game_kernel(kinds, n, radius, max_rounds, capital, variant, winners_pay, bid_step,
+                     min_bid, smallest, homes, seat_of_dir, scores, caps, work,
+                     scratch):  # fmt: skip
+    """Play one game; write ``scores`` and the final ``caps``; return (rounds, x, y).
+
+    ``work`` is an int64 array (6, MAX_SEATS): this round's amounts and directions,
+    last round's, pays and fees.
+    """
+    amounts = work[0]
+    dirs = work[1]
+    last_amt = work[2]
+    last_dir = work[3]
+    pays = work[4]
+    fee = work[5]
+    for i in range(n):
+        caps[i] = capital
+        scores[i] = 0.0
+    x = 0
+    y = 0
+    if capital < smallest:
+        return 0, x, y
+    rounds = 0
+    has_last = False
+    while True:
+        for i in range(n):
+            a, d = agent_order(kinds[i], i, n, x, y, caps, homes, seat_of_dir, last_amt,
+                               last_dir, has_last, radius, bid_step, min_bid, smallest)  # fmt: skip
+            amounts[i] = a
+            dirs[i] = d
+        dx, dy = resolve_into(amounts, dirs, n, variant, winners_pay, pays, fee, scratch)
+        alive = False
+        for i in range(n):
+            caps[i] = max(0, caps[i] - pays[i] - fee[i])
+            last_amt[i] = amounts[i]
+            last_dir[i] = dirs[i]
+            if caps[i] >= smallest:
+                alive = True
+        has_last = True
+        nx = x + dx
+        ny = y + dy
+        if nx > radius and n < 3:
+            nx = x
+        if nx < -radius and n < 4:
+            nx = x
+        x = nx
+        y = ny
+        rounds += 1
+        out_n = y > radius
+        out_s = y < -radius
+        out_e = x > radius
+        out_w = x < -radius
+        k = out_n + out_s + out_e + out_w
+        if k > 0:
+            for i in range(n):
+                h = homes[i]
+                if (
+                    (h == 0 and out_n)
+                    or (h == 2 and out_e)
+                    or (h == 4 and out_s)
+                    or (h == 6 and out_w)
+                ):
+                    scores[i] = 1.0 / k
+            return rounds, x, y
+        if rounds >= max_rounds or not alive:
+            return rounds, x, y
+
+
+@parallel_jit
+def simulate_games_kernel(seeds, chunk_size, n_games, kinds, radius, max_rounds, capital,
+                          variant, winners_pay, bid_step, min_bid, smallest, homes,
+                          seat_of_dir):  # fmt: skip
+    """Play ``n_games`` games; chunk ``c`` seeds its generator with ``seeds[c]``.
+
+    Returns scores ``(n_games, n)``, rounds ``(n_games,)``, final capitals
+    ``(n_games, n)`` and final pawn cells ``(n_games, 2)``.
+    """
+    n = kinds.shape[0]
+    scores = np.zeros((n_games, n))
+    rounds = np.zeros(n_games, dtype=np.int64)
+    caps = np.zeros((n_games, n), dtype=np.int64)
+    pawn = np.zeros((n_games, 2), dtype=np.int64)
+    for c in prange(seeds.shape[0]):
+        np.random.seed(seeds[c])
+        work = np.zeros((6, MAX_SEATS), dtype=np.int64)
+        scratch = np.zeros((7, MAX_SEATS), dtype=np.int64)
+        for g in range(c * chunk_size, min((c + 1) * chunk_size, n_games)):
+            r, x, y = play_game_kernel(kinds, n, radius, max_rounds, capital, variant,
+                                       winners_pay, bid_step, min_bid, smallest, homes,
+                                       seat_of_dir, scores[g], caps[g], work, scratch)  # fmt: skip
+            rounds[g] = r
+            pawn[g, 0] = x
+            pawn[g, 1] = y
+    return scores, rounds, caps, pawn

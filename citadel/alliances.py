@@ -1,0 +1,94 @@
+"""The empirical game over honest heuristics: which behaviours, alliances included, are stable.
+
+Each seat chooses one heuristic of ``citadel.agents.AGENTS`` (or a given subset) for the
+whole game. For every profile of choices (one per seat, all ``k ** n_players`` of them,
+so every seating is played) ``n`` games are simulated; seat i's payoff is its mean
+score. The resulting n-player normal-form game is solved approximately by regret
+matching (``citadel.stage.regret_matching``) and its exploitability measured exactly
+on the estimated payoffs. An alliance is a behaviour here: two neighbours playing
+``ally_cw`` and ``ally_ccw`` write the same order and merge, and whether that pair
+survives in equilibrium is what the game says.
+
+Profile ``p`` (in ``itertools.product`` order) is simulated with the ``p``-th child of
+the ``seed``'s SeedSequence, so the tensor depends on the seed only.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from citadel.agents import AGENTS
+from citadel.rules import Rules
+from citadel.simulate import simulate_games
+from citadel.stage import RegretResult, regret_matching
+from tabletop.seeding import as_seed_sequence, check_count
+
+
+@dataclass(frozen=True, eq=False)
+class EmpiricalGame:
+    """Mean scores of every profile of heuristics.
+
+    Attributes
+    ----------
+    rules : Rules
+    agents : tuple of str
+        The heuristics each seat may choose.
+    payoffs : list of numpy.ndarray
+        ``payoffs[i][a_1, ..., a_n]``: seat i's mean score when seat j plays
+        ``agents[a_j]``.
+    stderr : list of numpy.ndarray
+        Standard errors of those means.
+    n : int
+        Games per profile.
+    """
+
+    rules: Rules
+    agents: tuple[str, ...]
+    payoffs: list
+    stderr: list
+    n: int
+
+    def solve(self, iterations: int = 5000) -> RegretResult:
+        """Regret matching on the estimated payoffs (see ``citadel.stage.regret_matching``)."""
+        return regret_matching(self.payoffs, iterations)
+
+    def strategies_table(self, result: RegretResult) -> pd.DataFrame:
+        """Each seat's mixed choice of heuristic: rows seats, columns heuristics."""
+        return pd.DataFrame(
+            np.array(result.strategies),
+            index=pd.Index(self.rules.seats, name="seat"),
+            columns=pd.Index(self.agents, name="heuristic"),
+        )
+
+
+def empirical_game(rules: Rules, n: int, agents=AGENTS, seed=None) -> EmpiricalGame:
+    """Simulate ``n`` games for every profile of ``agents`` (one per seat).
+
+    Examples
+    --------
+    >>> game = empirical_game(Rules(n_players=2, radius=1), 50, ["straight", "saver"], seed=0)
+    >>> game.payoffs[0].shape, float(game.payoffs[0][0, 1])  # straight N vs saver S
+    ((2, 2), 0.0)
+    """
+    n = check_count("n", n, 2)
+    agents = tuple(agents)
+    for name in agents:
+        if name not in AGENTS:
+            raise ValueError(f"unknown agent {name!r}: use {AGENTS}")
+    k, m = len(agents), rules.n_players
+    shape = (k,) * m
+    payoffs = [np.zeros(shape) for _ in range(m)]
+    stderr = [np.zeros(shape) for _ in range(m)]
+    children = as_seed_sequence(seed).spawn(k**m)
+    for child, profile in zip(children, itertools.product(range(k), repeat=m), strict=True):
+        games = simulate_games(rules, [agents[a] for a in profile], n, seed=child)
+        means = games.scores.mean(axis=0)
+        errors = games.scores.std(axis=0, ddof=1) / np.sqrt(n)
+        for i in range(m):
+            payoffs[i][profile] = means[i]
+            stderr[i][profile] = errors[i]
+    return EmpiricalGame(rules, agents, payoffs, stderr, n)

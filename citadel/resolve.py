@@ -1,0 +1,248 @@
+"""Resolution of one round of orders (RULES.md §2, "Resolution"): the plain reference.
+
+Each seat writes an order (amount, direction); amount 0 is an abstention and takes no
+part. The steps, for ``resolution="variant"``:
+
+1. **Merge**: orders with the same amount and direction form one combined order of
+   strength amount × authors.
+2. **Counter** (variant only, applied once): a combined order with two or more
+   authors and an order of the same per-author amount in the opposite direction
+   cancel each other.
+3. **Strongest**: the strongest order left moves the pawn one step its way.
+4. **Ties** (variant): group the tied orders by direction. One direction: move that
+   way. Two opposite directions: they are cancelled and step 3 starts again. Two
+   directions 90° apart: move one step along the sum of the two unit vectors, each
+   coordinate clipped to one. 45° or 135° apart, or three or more directions: no
+   move, and every author of a tied order pays a one-point fee.
+
+``"basic"`` merges, then moves only when a single combined order is strongest.
+Payment: ``"all"``, every seat pays what it wrote; ``"winners"``, only the authors
+of the order(s) applied pay. The fast path is ``citadel._kernels.resolve_kernel``;
+this module is the readable reference the tests hold it against.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+import numpy as np
+
+from citadel._kernels import resolve_many_kernel
+from citadel.rules import DIRECTIONS, STEPS, Rules, direction_index
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """The outcome of one round of orders.
+
+    Attributes
+    ----------
+    step : tuple of int
+        The pawn's step (dx, dy), each in {-1, 0, 1}; walls are applied by the game.
+    pays : tuple of int
+        What each seat pays for its order.
+    fee : tuple of int
+        1 for each seat that loses the tie point, else 0.
+    """
+
+    step: tuple[int, int]
+    pays: tuple[int, ...]
+    fee: tuple[int, ...]
+
+
+def check_orders(orders, rules: Rules, capitals=None) -> tuple[np.ndarray, np.ndarray]:
+    """Validate one order per seat; return ``(amounts, directions)`` as int64 arrays.
+
+    Parameters
+    ----------
+    orders : sequence of (amount, direction)
+        One per seat, in seat order; a direction is a name ("N", "SE", ...) or 0..7.
+        An abstention may be written ``(0, None)``.
+    rules : Rules
+    capitals : sequence of int, optional
+        Each seat's capital (default: ``rules.capital`` for all).
+
+    Raises
+    ------
+    ValueError
+        Naming the seat and the problem: wrong number of orders, an amount that is
+        negative, not an int, over the capital, off the ``bid_step`` grid or below
+        ``min_bid``, or an unknown direction.
+    """
+    seats = rules.seats
+    try:
+        orders = list(orders)
+    except TypeError:
+        raise ValueError(
+            f"orders must be a sequence of (amount, direction), got {orders!r}"
+        ) from None
+    if len(orders) != len(seats):
+        raise ValueError(f"expected {len(seats)} orders (one per seat {seats}), got {len(orders)}")
+    if capitals is None:
+        capitals = [rules.capital] * len(seats)
+    capitals = [int(c) for c in capitals]
+    if len(capitals) != len(seats) or min(capitals) < 0:
+        raise ValueError(f"capitals must be {len(seats)} ints >= 0, got {capitals}")
+    amounts = np.zeros(len(seats), dtype=np.int64)
+    directions = np.zeros(len(seats), dtype=np.int64)
+    for i, order in enumerate(orders):
+        try:
+            amount, direction = order
+        except (TypeError, ValueError):
+            raise ValueError(
+                f"seat {seats[i]} (#{i}): an order is (amount, direction), got {order!r}"
+            ) from None
+        amounts[i] = rules.check_amount(i, amount, capitals[i])
+        if amounts[i] == 0 and direction is None:
+            continue
+        try:
+            directions[i] = direction_index(direction)
+        except ValueError as err:
+            raise ValueError(f"seat {seats[i]} (#{i}): {err}") from None
+    return amounts, directions
+
+
+def _angle(d1: int, d2: int) -> int:
+    """Angle between two directions in multiples of 45°, 0..4."""
+    k = (d1 - d2) % 8
+    return min(k, 8 - k)
+
+
+def resolve_reference(amounts, directions, resolution: str = "variant",
+                      payment: str = "all") -> Resolution:  # fmt: skip
+    """Resolve validated orders (plain Python; see the module docstring)."""
+    n = len(amounts)
+    groups: dict[tuple[int, int], list[int]] = defaultdict(list)
+    for seat in range(n):
+        if amounts[seat] > 0:
+            groups[(int(amounts[seat]), int(directions[seat]))].append(seat)
+    alive = set(groups)
+    if resolution == "variant":
+        countered = set()
+        for amount, direction in groups:
+            other = (amount, (direction + 4) % 8)
+            if other in groups and max(len(groups[other]), len(groups[(amount, direction)])) > 1:
+                countered |= {(amount, direction), other}
+        alive -= countered
+
+    def strength(key):
+        return key[0] * len(groups[key])
+
+    winners: list[tuple[int, int]] = []
+    fee_payers: list[tuple[int, int]] = []
+    step = (0, 0)
+    while alive:
+        top = max(strength(k) for k in alive)
+        tied = [k for k in alive if strength(k) == top]
+        ways = sorted({k[1] for k in tied})
+        if resolution == "basic":
+            if len(tied) == 1:
+                winners = tied
+                step = tuple(int(v) for v in STEPS[tied[0][1]])
+            break
+        if len(ways) == 1:
+            winners = tied
+            step = tuple(int(v) for v in STEPS[ways[0]])
+            break
+        if len(ways) == 2 and _angle(*ways) == 4:
+            alive -= set(tied)
+            continue
+        if len(ways) == 2 and _angle(*ways) == 2:
+            winners = tied
+            total = STEPS[ways[0]] + STEPS[ways[1]]
+            step = tuple(int(v) for v in np.clip(total, -1, 1))
+            break
+        fee_payers = tied
+        break
+    pays = [0] * n
+    for seat in range(n):
+        if payment == "all" or any(seat in groups[k] for k in winners):
+            pays[seat] = int(amounts[seat])
+    fee = [0] * n
+    for key in fee_payers:
+        for seat in groups[key]:
+            fee[seat] = 1
+    return Resolution(step=step, pays=tuple(pays), fee=tuple(fee))
+
+
+def resolve(orders, rules: Rules | None = None, capitals=None) -> Resolution:
+    """Resolve one round of orders under ``rules``.
+
+    Parameters
+    ----------
+    orders : sequence of (amount, direction)
+        One per seat in seat order (N, E, S, W with four players); direction by
+        name or index 0..7 (N, NE, ..., NW).
+    rules : Rules, optional
+        Default ``Rules()``.
+    capitals : sequence of int, optional
+        The seats' capitals, to check the amounts (default ``rules.capital`` each).
+
+    Returns
+    -------
+    Resolution
+        The pawn's step, what each seat pays, who loses the tie point.
+
+    Examples
+    --------
+    The seed's example of a tie 90° apart: 32 N, 32 E, 18 S, 5 NW moves one step NE.
+
+    >>> r = resolve([(32, "N"), (32, "E"), (18, "S"), (5, "NW")])
+    >>> r.step, r.pays, r.fee
+    ((1, 1), (32, 32, 18, 5), (0, 0, 0, 0))
+    """
+    rules = Rules() if rules is None else rules
+    amounts, directions = check_orders(orders, rules, capitals)
+    return resolve_reference(amounts, directions, rules.resolution, rules.payment)
+
+
+def order_names(amounts, directions) -> list[str]:
+    """Orders as text, e.g. ``["32 N", "-", "18 S"]`` (``-`` for an abstention)."""
+    pairs = zip(amounts, directions, strict=True)
+    return [f"{a} {DIRECTIONS[d]}" if a > 0 else "-" for a, d in pairs]
+
+
+def resolve_many(amounts, directions, rules: Rules | None = None):
+    """Resolve many rounds at once on the numba fast path.
+
+    Parameters
+    ----------
+    amounts, directions : array_like of int, shape (m, n_players)
+        Row ``r`` holds round ``r``'s orders, directions as indices 0..7. Amounts are
+        checked to be non-negative multiples of ``bid_step``, not above
+        ``rules.capital``; directions to be 0..7.
+    rules : Rules, optional
+
+    Returns
+    -------
+    steps : numpy.ndarray
+        ``(m, 2)`` int64 steps (dx, dy).
+    pays, fee : numpy.ndarray
+        ``(m, n_players)`` int64: what each seat pays, and 1 where it loses the tie point.
+
+    Examples
+    --------
+    >>> steps, pays, fee = resolve_many([[32, 32, 18, 5]], [[0, 2, 4, 7]])
+    >>> steps.tolist(), pays.tolist()
+    ([[1, 1]], [[32, 32, 18, 5]])
+    """
+    rules = Rules() if rules is None else rules
+    a = np.ascontiguousarray(amounts, dtype=np.int64)
+    d = np.ascontiguousarray(directions, dtype=np.int64)
+    n = rules.n_players
+    if a.ndim != 2 or a.shape[1] != n or d.shape != a.shape:
+        raise ValueError(
+            f"amounts and directions must both have shape (m, {n}), got {a.shape}, {d.shape}"
+        )
+    for seat in range(n):
+        name = f"seat {rules.seats[seat]} (#{seat})"
+        col = a[:, seat]
+        if (col < 0).any() or (col > rules.capital).any() or (col % rules.bid_step).any():
+            raise ValueError(
+                f"{name}: amounts must be multiples of bid_step={rules.bid_step} in "
+                f"0..{rules.capital}"
+            )
+        if ((d[:, seat] < 0) | (d[:, seat] > 7)).any():
+            raise ValueError(f"{name}: unknown direction, use 0..7 (N, NE, ..., NW)")
+    return resolve_many_kernel(a, d, rules.resolution == "variant", rules.payment == "winners")

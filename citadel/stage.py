@@ -1,0 +1,408 @@
+"""The one-round game: every seat writes an order at once, for given continuation values.
+
+**Two sides (zero-sum).** In the two-player game (seats N and S, RULES.md §2: E and W
+are walls, so only the pawn's row y matters) the round from state (y, capital N,
+capital S) is a matrix game: N picks a row (amount, direction), S a column; the
+entry is the continuation value ``V`` (to N: P(N wins) - P(S wins)) of the state the
+orders lead to, or +1 / -1 when the pawn leaves the board. It is solved exactly with
+:func:`tabletop.matrix_games.solve_zero_sum`. :class:`DuelSpace` tabulates, once per
+rules, what every pair of orders does.
+
+Direction sets (each side's directions; every amount is offered with each):
+
+* ``"axis"``: toward one's own line only (N writes N, S writes S). Tied orders are
+  then opposite and cancel: no fee is ever paid. Capitals stay on the bid grid.
+* ``"fees"``: N writes N or NE, S writes S or SW. A tie is then either cancelled
+  (N vs S, NE vs SW) or 135° apart (a fee for both): every outcome a tie can have in
+  this game (a 90° pair, e.g. NE vs SE, moves E: no row change, no fee, like a
+  cancel). Capitals take every integer value (fees are 1 point).
+* ``"all"``: the eight directions for both sides.
+
+**Three or four independent seats (general-sum)**: :func:`regret_matching`
+approximates a Nash equilibrium of any n-player game given as payoff tensors, and
+:func:`exploitability` measures, exactly, what each player gains by its best
+unilateral deviation against the others' mixed strategies.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from citadel._kernels import resolve_many_kernel
+from citadel.rules import Rules
+from tabletop.matrix_games import solve_zero_sum
+
+DIRECTION_SETS = {"axis": ((0,), (4,)), "fees": ((0, 1), (4, 5)), "all": (tuple(range(8)),) * 2}
+
+
+@dataclass(frozen=True, eq=False)
+class DuelSpace:
+    """Orders and their outcomes in the two-player game (N vs S) under ``rules``.
+
+    Attributes
+    ----------
+    rules : Rules
+        Two-player rules.
+    directions : str
+        Key of :data:`DIRECTION_SETS`.
+    amounts, dirs : tuple of numpy.ndarray
+        Per side (0 = N, 1 = S): each action's amount and direction (amount-major,
+        an abstention listed once).
+    dy, cost_n, cost_s : numpy.ndarray
+        ``(actions N, actions S)``: the row step, and what each seat loses (payment
+        plus fee) when N plays row i and S plays column j.
+    levels : numpy.ndarray
+        The capitals a seat can hold, ascending.
+    """
+
+    rules: Rules
+    directions: str
+    amounts: tuple
+    dirs: tuple
+    dy: np.ndarray
+    cost_n: np.ndarray
+    cost_s: np.ndarray
+    levels: np.ndarray
+    level_of: np.ndarray = field(repr=False)
+
+    def legal(self, side: int, capital: int) -> np.ndarray:
+        """Indices of the actions side ``side`` may play holding ``capital``."""
+        return np.flatnonzero(np.isin(self.amounts[side], self.rules.legal_amounts(capital)))
+
+
+def duel_space(rules: Rules, directions: str = "axis") -> DuelSpace:
+    """Tabulate the two-player stage game's orders and outcomes.
+
+    Examples
+    --------
+    >>> space = duel_space(Rules(n_players=2, capital=10, bid_step=5))
+    >>> space.amounts[0].tolist(), space.dy.tolist()
+    ([0, 5, 10], [[0, -1, -1], [1, 0, -1], [1, 1, 0]])
+    """
+    if rules.n_players != 2:
+        raise ValueError(f"the duel is the two-player game, got n_players={rules.n_players}")
+    if directions not in DIRECTION_SETS:
+        raise ValueError(f"directions must be one of {tuple(DIRECTION_SETS)}, got {directions!r}")
+    grid = np.arange(0, rules.capital + 1, rules.bid_step, dtype=np.int64)
+    grid = grid[np.isin(grid, rules.legal_amounts(rules.capital)) | (grid == 0)]
+    amounts, dirs = [], []
+    for side, home in enumerate((0, 4)):
+        a = [0] + [int(g) for g in grid if g > 0 for _ in DIRECTION_SETS[directions][side]]
+        d = [home] + [dd for g in grid if g > 0 for dd in DIRECTION_SETS[directions][side]]
+        amounts.append(np.array(a, dtype=np.int64))
+        dirs.append(np.array(d, dtype=np.int64))
+    m, n = amounts[0].size, amounts[1].size
+    pair_a = np.stack([np.repeat(amounts[0], n), np.tile(amounts[1], m)], axis=1)
+    pair_d = np.stack([np.repeat(dirs[0], n), np.tile(dirs[1], m)], axis=1)
+    steps, pays, fee = resolve_many_kernel(
+        pair_a, pair_d, rules.resolution == "variant", rules.payment == "winners"
+    )
+    cost = (pays + fee).reshape(m, n, 2)
+    if fee.any():
+        levels = np.arange(rules.capital + 1, dtype=np.int64)
+    else:
+        levels = np.arange(rules.capital % rules.bid_step, rules.capital + 1, rules.bid_step)
+    level_of = np.full(rules.capital + 1, -1, dtype=np.int64)
+    level_of[levels] = np.arange(levels.size)
+    return DuelSpace(
+        rules, directions, tuple(amounts), tuple(dirs), steps[:, 1].reshape(m, n).copy(),
+        cost[:, :, 0].copy(), cost[:, :, 1].copy(), levels, level_of,
+    )  # fmt: skip
+
+
+def duel_matrix(space: DuelSpace, y: int, cap_n: int, cap_s: int, values: np.ndarray):
+    """The stage game at (y, cap_n, cap_s) for continuation ``values``.
+
+    Parameters
+    ----------
+    space : DuelSpace
+    y, cap_n, cap_s : int
+        The pawn's row and the two capitals (levels of ``space``).
+    values : numpy.ndarray
+        ``values[y + radius, level N, level S]``: N's continuation value of each state.
+
+    Returns
+    -------
+    rows, cols : numpy.ndarray
+        The legal actions of N and of S (indices into ``space.amounts``).
+    payoff : numpy.ndarray
+        N's payoff; entries that leave the state unchanged hold 0.
+    loop : numpy.ndarray
+        True where the orders leave the state unchanged (the entry is then the
+        state's own value).
+    """
+    r = space.rules.radius
+    rows = space.legal(0, cap_n)
+    cols = space.legal(1, cap_s)
+    dy = space.dy[np.ix_(rows, cols)]
+    cn = np.maximum(cap_n - space.cost_n[np.ix_(rows, cols)], 0)
+    cs = np.maximum(cap_s - space.cost_s[np.ix_(rows, cols)], 0)
+    y2 = y + dy
+    inside = np.abs(y2) <= r
+    payoff = np.where(y2 > r, 1.0, np.where(y2 < -r, -1.0, 0.0))
+    loop = (dy == 0) & (cn == cap_n) & (cs == cap_s)
+    look = inside & ~loop
+    payoff[look] = values[y2[look] + r, space.level_of[cn[look]], space.level_of[cs[look]]]
+    return rows, cols, payoff, loop
+
+
+#: How far toward 0 a fixed point is checked to be the nearest (the value's precision).
+CERTIFY = 1e-8
+#: Relative step toward 0 at which the favoured player's strategy is taken.
+FAVOURED_MARGIN = 1e-6
+
+
+@dataclass(frozen=True)
+class LoopSolution:
+    """A state's stage game solved at its own fixed point.
+
+    Attributes
+    ----------
+    value : float
+        v = val(payoff + loop v), the fixed point nearest 0.
+    row, column : numpy.ndarray
+        Optimal mixed strategies that also end the game, when looping for ever (a
+        draw, 0) would cost their player: see :func:`solve_with_loop`.
+    residual : float
+        ``|val(payoff + loop v) - v|`` at the value returned.
+    gap : float
+        Largest saddle-point gap of the LPs used.
+    """
+
+    value: float
+    row: np.ndarray
+    column: np.ndarray
+    residual: float
+    gap: float
+
+
+def solve_with_loop(payoff: np.ndarray, loop: np.ndarray, tol: float = 1e-10,
+                    max_iter: int = 200) -> LoopSolution:  # fmt: skip
+    """Value of a state whose ``loop`` entries are worth the state itself.
+
+    With f(v) = val(payoff + loop v), the value is the fixed point of f that Shapley's
+    iteration reaches from v = 0 (a game that never ends is a draw, worth 0): f is
+    non-decreasing with slope at most 1, so g(v) = f(v) - v has one sign between 0 and
+    that fixed point a, and a is the end of the sign change. It is bracketed, the
+    bracket kept on the side of 0 by the predicate ``|g| > tol``, and found by
+    Newton's method safeguarded by bisection: the Newton step from v is the stationary
+    value of the optimal pair at v, (x R' y) / (1 - x L y) with R' the payoff off the
+    loop and x L y the chance of looping (exact once the supports are right). A fixed
+    point r found is certified as the one nearest 0 by checking that r - CERTIFY
+    (toward 0) is not one (then the answer lies within CERTIFY of r); otherwise the
+    search goes on below it.
+
+    Strategies: the player favoured by the value (N if a > 0) must not let the game
+    loop for ever, which would give it 0 instead of a. Its strategy is taken from the
+    stage game at v' = a (1 - FAVOURED_MARGIN) (or nearer 0), where f(v') is strictly
+    better than v' for it, by more than the LP's tolerance: then every reply of the
+    opponent ends the game with positive probability and its true value is at least
+    v'. The other player's strategy is taken at a. The price, at most a relative
+    1e-6 per state, is measured by ``citadel.whole_game.check_solution``.
+
+    Examples
+    --------
+    Abstaining together repeats the state; N gains 1 by bidding when S abstains:
+
+    >>> out = solve_with_loop(np.array([[0.0, -1.0], [1.0, -0.5]]),
+    ...                       np.array([[True, False], [False, False]]))
+    >>> round(out.value, 9), out.column.round(6).tolist()
+    (-0.5, [0.0, 1.0])
+    """
+    first = solve_zero_sum(payoff)
+    if not loop.any():
+        return LoopSolution(first.value, first.row, first.column, 0.0, first.gap)
+    g0 = first.value
+    if abs(g0) <= tol:
+        return LoopSolution(0.0, first.row, first.column, abs(g0), first.gap)
+    sign = 1.0 if g0 > 0 else -1.0
+    gap = first.gap
+    rest = np.where(loop, 0.0, payoff)
+
+    def h(u):  # the sign-adjusted g on u >= 0: h(0) > 0, h non-increasing
+        sol = solve_zero_sum(payoff + loop * (sign * u))
+        return sol, sign * (sol.value - sign * u)
+
+    def newton(sol):  # the stationary value of the pair: the Newton step on g
+        p_loop = float(sol.row @ loop @ sol.column)
+        if p_loop >= 1.0 - 1e-12:
+            return None
+        return sign * float(sol.row @ rest @ sol.column) / (1.0 - p_loop)
+
+    lo, hi = 0.0, float(np.abs(payoff).max())
+    s_hi, h_hi = None, 0.0
+    current = s_lo = first
+    for _ in range(max_iter):
+        u = newton(current)
+        if (u is None or not lo < u <= hi) and current is not s_lo:
+            u = newton(s_lo)
+        if u is None or not lo < u <= hi:
+            u = 0.5 * (lo + hi)
+        current, h_u = h(u)
+        gap = max(gap, current.gap)
+        if h_u > tol:
+            lo, s_lo = u, current
+        else:
+            hi, s_hi, h_hi = u, current, h_u
+            if h_u >= -tol:  # a fixed point: is it the one nearest 0?
+                below = max(lo, u - CERTIFY)
+                s_below, h_below = h(below)
+                if h_below > tol:
+                    lo, s_lo = below, s_below
+                    break  # no fixed point in [0, below]: the nearest lies in (below, hi]
+                hi, s_hi, h_hi = below, s_below, h_below
+                current = s_lo
+        if hi - lo <= tol:
+            break
+    if s_hi is None:  # pragma: no cover - h(max |payoff|) <= 0 always
+        s_hi, h_hi = h(hi)
+    favoured = h(hi * (1.0 - FAVOURED_MARGIN))[0]
+    row, column = (favoured.row, s_hi.column) if sign > 0 else (s_hi.row, favoured.column)
+    return LoopSolution(sign * hi, _clean(row), _clean(column), abs(h_hi), gap)
+
+
+def _clean(p: np.ndarray) -> np.ndarray:
+    """Drop LP noise (weights below 1e-9) from a mixed strategy: with loops, a weight
+    of 1e-10 on a move would change the stationary value after ~1e10 rounds."""
+    p = np.where(p < 1e-9, 0.0, p)
+    return p / p.sum()
+
+
+# ---- n independent seats ----------------------------------------------------------------
+
+
+def _check_payoffs(payoffs) -> list[np.ndarray]:
+    payoffs = [np.asarray(p, dtype=np.float64) for p in payoffs]
+    n = len(payoffs)
+    if n < 2:
+        raise ValueError(f"need payoffs for at least 2 players, got {n}")
+    shape = payoffs[0].shape
+    if len(shape) != n or any(p.shape != shape for p in payoffs):
+        raise ValueError(f"payoffs must be {n} arrays of the same {n}-D shape")
+    return payoffs
+
+
+def _action_values(payoff: np.ndarray, strategies, player: int) -> np.ndarray:
+    """Expected payoff of each pure action of ``player`` against the others' mixes."""
+    out = payoff
+    for other in reversed(range(len(strategies))):
+        if other != player:
+            out = np.tensordot(out, strategies[other], axes=([other], [0]))
+    return out
+
+
+def exploitability(payoffs, strategies) -> np.ndarray:
+    """Each player's gain from its best unilateral deviation (exact; 0 at a Nash point).
+
+    Parameters
+    ----------
+    payoffs : sequence of n arrays, each of shape (m_1, ..., m_n)
+        ``payoffs[i][a_1, ..., a_n]``: player i's payoff.
+    strategies : sequence of n 1-D arrays
+        Mixed strategies.
+
+    Examples
+    --------
+    >>> pennies = np.array([[1.0, -1.0], [-1.0, 1.0]])
+    >>> exploitability([pennies, -pennies], [np.array([0.5, 0.5])] * 2).tolist()
+    [0.0, 0.0]
+    """
+    payoffs = _check_payoffs(payoffs)
+    gains = []
+    for i, p in enumerate(payoffs):
+        values = _action_values(p, strategies, i)
+        gains.append(float(values.max() - values @ strategies[i]))
+    return np.array(gains)
+
+
+@dataclass(frozen=True)
+class RegretResult:
+    """Average strategies of regret matching and their exact exploitability."""
+
+    strategies: tuple[np.ndarray, ...]
+    exploitability: np.ndarray
+    iterations: int
+
+
+def regret_matching(payoffs, iterations: int = 2000) -> RegretResult:
+    """Approximate a Nash equilibrium of an n-player game by regret matching.
+
+    Every player updates at once: each action's cumulative regret grows by what it
+    would have earned against the others' current strategies less what the current
+    strategy earned; the next strategy is proportional to the positive regrets
+    (uniform if none). The average strategies are returned with their exact
+    :func:`exploitability`. In two-player zero-sum games the averages converge to
+    optimal strategies; in general they need not reach a Nash equilibrium, which is
+    why the exploitability is measured, not assumed.
+
+    Examples
+    --------
+    >>> rps = np.array([[0, -1, 1], [1, 0, -1], [-1, 1, 0]], dtype=float)
+    >>> res = regret_matching([rps, -rps], 5000)
+    >>> bool(res.exploitability.max() < 0.01)
+    True
+    """
+    payoffs = _check_payoffs(payoffs)
+    shape = payoffs[0].shape
+    n = len(payoffs)
+    regrets = [np.zeros(k) for k in shape]
+    current = [np.full(k, 1.0 / k) for k in shape]
+    total = [np.zeros(k) for k in shape]
+    for _ in range(iterations):
+        for i in range(n):
+            total[i] += current[i]
+        values = [_action_values(payoffs[i], current, i) for i in range(n)]
+        for i in range(n):
+            regrets[i] += values[i] - values[i] @ current[i]
+            positive = np.maximum(regrets[i], 0.0)
+            s = positive.sum()
+            current[i] = positive / s if s > 0 else np.full(shape[i], 1.0 / shape[i])
+    average = tuple(t / t.sum() for t in total)
+    return RegretResult(average, exploitability(payoffs, average), iterations)
+
+
+def stage_payoffs(rules: Rules, state, orders, continuation) -> list[np.ndarray]:
+    """Payoff tensors of the one-round game between every seat (general-sum).
+
+    Parameters
+    ----------
+    rules : Rules
+    state : citadel.GameState
+    orders : sequence of sequences of (amount, direction)
+        The orders each seat may choose from (legal in ``state``).
+    continuation : callable
+        ``continuation(next_state) -> sequence of n_players values`` for a state where
+        the game goes on; a finished game is worth its scores (1, 1/2 or 0 each).
+
+    Returns
+    -------
+    list of numpy.ndarray
+        ``payoffs[i][a_1, ..., a_n]``: seat i's payoff.
+
+    Examples
+    --------
+    Two seats, one step from N's line: N's bid of 5 beats S's abstention.
+
+    >>> from citadel.game import GameState
+    >>> rules = Rules(n_players=2, radius=1)
+    >>> pay = stage_payoffs(rules, GameState((0, 1), (10, 10)),
+    ...                     [[(0, "N"), (5, "N")], [(0, "S"), (5, "S")]], lambda s: (0.0, 0.0))
+    >>> pay[0].tolist()
+    [[0.0, 0.0], [1.0, 0.0]]
+    """
+    import itertools
+
+    from citadel.game import play_round
+
+    shape = tuple(len(o) for o in orders)
+    if len(shape) != rules.n_players:
+        raise ValueError(f"need order lists for {rules.n_players} seats, got {len(shape)}")
+    payoffs = [np.zeros(shape) for _ in range(rules.n_players)]
+    for index in itertools.product(*(range(k) for k in shape)):
+        result = play_round(state, [orders[i][k] for i, k in enumerate(index)], rules)
+        values = result.scores if result.scores is not None else continuation(result.state)
+        for i in range(rules.n_players):
+            payoffs[i][index] = values[i]
+    return payoffs

@@ -1,0 +1,299 @@
+"""The whole two-player game (N vs S), solved by Shapley's value iteration on a bid grid.
+
+The game is zero-sum: N's payoff is +1 if N wins, -1 if S wins, 0 for a draw, so the
+value V = P(N wins) - P(S wins). The state is (y, capital N, capital S): with two
+players E and W are walls, so the pawn's column never matters. Shapley's operator
+maps V to the value of every state's stage game (:mod:`citadel.stage`) with V as
+continuation. Capitals never rise and every round that changes nothing but the
+round count leaves the state as it is, so the states are solved in order of
+increasing capitals, each as the fixed point of its own stage game
+(:func:`citadel.stage.solve_with_loop`): one sweep of value iteration, exact up to
+the LP tolerance.
+
+Abstractions, stated and measured:
+
+* **Bid grid.** Amounts are multiples of ``rules.bid_step``; coarsening it is part
+  of the answer (``value_by_grid``).
+* **Directions.** ``"axis"`` (default) offers each side only its own direction;
+  ``"fees"`` adds the 45° neighbour, which lets a side provoke a fee at a tie. The
+  ``best_response`` measure plays against the solution with every legal order of
+  the eight directions, so the loss from the abstraction is measured.
+* **Round limit.** The state has no round counter: a game that stalls for ever is a
+  draw, as it is at ``max_rounds`` (the finite limit is ignored).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from citadel.rules import DIRECTIONS, Rules
+from citadel.stage import DuelSpace, duel_matrix, duel_space, solve_with_loop
+
+
+@dataclass(frozen=True, eq=False)
+class DuelGameSolution:
+    """The two-player game solved on a bid grid.
+
+    Attributes
+    ----------
+    space : DuelSpace
+        Orders and outcomes.
+    values : numpy.ndarray
+        ``values[y + radius, level N, level S]``: V = P(N wins) - P(S wins).
+    row, column : dict
+        ``(y, cap_n, cap_s) -> (actions, probabilities)``: optimal mixed orders of
+        N and of S in each state (actions index ``space.amounts``).
+    residual : float
+        Largest fixed-point residual over the states.
+    lp_gap : float
+        Largest saddle-point gap reported by the LP solver.
+    """
+
+    space: DuelSpace
+    values: np.ndarray
+    row: dict
+    column: dict
+    residual: float
+    lp_gap: float
+
+    @property
+    def rules(self) -> Rules:
+        return self.space.rules
+
+    def value(self, y: int = 0, cap_n: int | None = None, cap_s: int | None = None) -> float:
+        """V at a state (default: the start)."""
+        c = self.rules.capital
+        cap_n = c if cap_n is None else cap_n
+        cap_s = c if cap_s is None else cap_s
+        lv = self.space.level_of
+        r = self.rules.radius
+        for name, cap in (("cap_n", cap_n), ("cap_s", cap_s)):
+            if not 0 <= cap <= self.rules.capital or lv[cap] < 0:
+                raise ValueError(
+                    f"{name}={cap} is not a capital of this grid "
+                    f"(levels {self.space.levels[0]}..{self.space.levels[-1]})"
+                )
+        if not -r <= y <= r:
+            raise ValueError(f"y must be in -{r}..{r}, got {y}")
+        return float(self.values[y + r, lv[cap_n], lv[cap_s]])
+
+    def opening(self, side: int = 0) -> pd.Series:
+        """The optimal mixed order at the start for N (side 0) or S (side 1)."""
+        c = self.rules.capital
+        actions, probs = (self.row if side == 0 else self.column)[(0, c, c)]
+        names = [f"{a} {DIRECTIONS[d]}" if a else "abstain"
+                 for a, d in zip(self.space.amounts[side][actions],
+                                 self.space.dirs[side][actions], strict=True)]  # fmt: skip
+        return pd.Series(probs, index=pd.Index(names, name="order"), name="probability")
+
+
+def _states(space: DuelSpace):
+    r = space.rules.radius
+    for cn in space.levels:
+        for cs in space.levels:
+            for y in range(-r, r + 1):
+                yield y, int(cn), int(cs)
+
+
+def solve_duel_game(rules: Rules, directions: str = "axis") -> DuelGameSolution:
+    """Solve the two-player game on ``rules.bid_step``'s grid (see the module docstring).
+
+    Parameters
+    ----------
+    rules : Rules
+        Two-player rules (``n_players=2``).
+    directions : {"axis", "fees", "all"}
+        Each side's directions (:data:`citadel.stage.DIRECTION_SETS`).
+
+    Returns
+    -------
+    DuelGameSolution
+
+    Examples
+    --------
+    With 10 points each and radius 1 on a grid of 5, the seats are mirror images, so
+    the value from the start is 0; one step from its line, N is worth +1/2.
+
+    >>> sol = solve_duel_game(Rules(n_players=2, radius=1, capital=10, bid_step=5))
+    >>> abs(sol.value()) < 1e-9, round(sol.value(1, 10, 10), 6)
+    (True, 0.5)
+    """
+    space = duel_space(rules, directions)
+    r = rules.radius
+    n_lev = space.levels.size
+    values = np.zeros((2 * r + 1, n_lev, n_lev))
+    row, column = {}, {}
+    residual = 0.0
+    lp_gap = 0.0
+    for y, cn, cs in _states(space):
+        rows, cols, payoff, loop = duel_matrix(space, y, cn, cs, values)
+        sol = solve_with_loop(payoff, loop)
+        value, res = sol.value, sol.residual
+        values[y + r, space.level_of[cn], space.level_of[cs]] = value
+        keep_r = sol.row > 1e-12
+        keep_c = sol.column > 1e-12
+        row[(y, cn, cs)] = (rows[keep_r], sol.row[keep_r] / sol.row[keep_r].sum())
+        column[(y, cn, cs)] = (cols[keep_c], sol.column[keep_c] / sol.column[keep_c].sum())
+        residual = max(residual, res)
+        lp_gap = max(lp_gap, sol.gap)
+    return DuelGameSolution(space, values, row, column, residual, lp_gap)
+
+
+def _policy(sol: DuelGameSolution, side: int, space: DuelSpace):
+    """Side's solution strategy as actions of ``space``; off-grid capitals play as the
+    grid level below them (fees take capitals off the grid)."""
+    levels = sol.space.levels
+    table = sol.row if side == 0 else sol.column
+    index = {(int(a), int(d)): k for k, (a, d) in
+             enumerate(zip(space.amounts[side], space.dirs[side], strict=True))}  # fmt: skip
+    own = sol.space
+
+    def floor(c):
+        return int(levels[np.searchsorted(levels, c, side="right") - 1]) if c >= levels[0] else -1
+
+    def act(y, cn, cs):
+        fn, fs = floor(cn), floor(cs)
+        if fn < 0 or fs < 0:  # below every level: nothing to bid
+            home = 0 if side == 0 else 4
+            return np.array([index[(0, home)]]), np.ones(1)
+        actions, probs = table[(y, fn, fs)]
+        mapped = [index[(int(own.amounts[side][a]), int(own.dirs[side][a]))] for a in actions]
+        return np.array(mapped), probs
+
+    return act
+
+
+def _evaluate(space: DuelSpace, policy_n, policy_s, payoff_of_exit=(1.0, -1.0),
+              full: bool = False):  # fmt: skip
+    """N's expected payoff from the start when each side follows its policy, or, where a
+    policy is None, best-responds (N maximises, S minimises). Exact: states in order of
+    increasing capitals; a repeated state is a draw if repeated for ever."""
+    rules = space.rules
+    r = rules.radius
+    n_lev = space.levels.size
+    values = np.zeros((2 * r + 1, n_lev, n_lev))
+    win_n, win_s = payoff_of_exit
+    for y, cn, cs in _states(space):
+        rows, cols, _, loop = duel_matrix(space, y, cn, cs, values)
+        payoff = _payoff(space, y, cn, cs, rows, cols, values, win_n, win_s)
+        if policy_n is not None:
+            a, p = policy_n(y, cn, cs)
+            pick = np.searchsorted(rows, a)
+            payoff, loop = p @ payoff[pick], p @ loop[pick]
+            payoff, loop = payoff[None, :], loop[None, :]
+        if policy_s is not None:
+            a, p = policy_s(y, cn, cs)
+            pick = np.searchsorted(cols, a)
+            payoff, loop = payoff[:, pick] @ p, loop[:, pick] @ p
+            payoff, loop = payoff[:, None], loop[:, None]
+        stay = loop.astype(float)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            v = np.where(stay < 1 - 1e-9, payoff / (1 - stay), 0.0)
+        if policy_n is None:
+            v = v.max(axis=0, keepdims=True)
+        if policy_s is None:
+            v = v.min(axis=1, keepdims=True)
+        values[y + r, space.level_of[cn], space.level_of[cs]] = v.item()
+    if full:
+        return values
+    c = rules.capital
+    return float(values[r, space.level_of[c], space.level_of[c]])
+
+
+def _payoff(space, y, cn, cs, rows, cols, values, win_n, win_s):
+    """Like ``duel_matrix`` with custom exit payoffs (loop entries hold 0)."""
+    r = space.rules.radius
+    dy = space.dy[np.ix_(rows, cols)]
+    cn2 = np.maximum(cn - space.cost_n[np.ix_(rows, cols)], 0)
+    cs2 = np.maximum(cs - space.cost_s[np.ix_(rows, cols)], 0)
+    y2 = y + dy
+    payoff = np.where(y2 > r, win_n, np.where(y2 < -r, win_s, 0.0))
+    look = (np.abs(y2) <= r) & ~((dy == 0) & (cn2 == cn) & (cs2 == cs))
+    payoff[look] = values[y2[look] + r, space.level_of[cn2[look]], space.level_of[cs2[look]]]
+    return payoff
+
+
+@dataclass(frozen=True)
+class DuelCheck:
+    """How good a solution is, from the start.
+
+    Attributes
+    ----------
+    value : float
+        The solution's V from the start.
+    n_guarantees, s_concedes : float
+        V when N plays its solution and S best-responds / when S plays its solution
+        and N best-responds, the responder using ``directions``' orders.
+    exploitability : float
+        ``s_concedes - n_guarantees`` (>= 0; 0 for an exact equilibrium).
+    p_n, p_s, p_draw : float
+        Winning chances and draw chance when both play the solution.
+    """
+
+    value: float
+    n_guarantees: float
+    s_concedes: float
+    exploitability: float
+    p_n: float
+    p_s: float
+    p_draw: float
+
+
+def check_solution(sol: DuelGameSolution, directions: str = "all") -> DuelCheck:
+    """Best responses to the solution (with ``directions``' orders) and outcome odds.
+
+    Examples
+    --------
+    >>> sol = solve_duel_game(Rules(n_players=2, radius=1, capital=10, bid_step=5))
+    >>> chk = check_solution(sol, "axis")
+    >>> chk.exploitability < 1e-9, round(chk.p_n, 9) == round(chk.p_s, 9)
+    (True, True)
+    """
+    from citadel.stage import DIRECTION_SETS
+
+    own_sets, big_sets = DIRECTION_SETS[sol.space.directions], DIRECTION_SETS[directions]
+    if not all(set(a) <= set(b) for a, b in zip(own_sets, big_sets, strict=True)):
+        raise ValueError(
+            f"the responder's directions {directions!r} must include the solution's "
+            f"({sol.space.directions!r})"
+        )
+    big = duel_space(sol.rules, directions)
+    n_pol, s_pol = _policy(sol, 0, big), _policy(sol, 1, big)
+    guaranteed = _evaluate(big, n_pol, None)
+    conceded = _evaluate(big, None, s_pol)
+    own = sol.space
+    p_n = _evaluate(own, _policy(sol, 0, own), _policy(sol, 1, own), (1.0, 0.0))
+    p_s = _evaluate(own, _policy(sol, 0, own), _policy(sol, 1, own), (0.0, 1.0))
+    return DuelCheck(
+        value=sol.value(),
+        n_guarantees=guaranteed,
+        s_concedes=conceded,
+        exploitability=max(conceded - guaranteed, 0.0),
+        p_n=p_n,
+        p_s=p_s,
+        p_draw=max(1.0 - p_n - p_s, 0.0),
+    )
+
+
+def value_by_grid(rules: Rules, steps, directions: str = "axis", states=((0, None, None),)):
+    """The solution's values as ``bid_step`` refines: a DataFrame indexed by bid_step.
+
+    ``states`` are (y, cap_n, cap_s) tuples (None: the starting capital); a state whose
+    capitals are off a grid is reported as NaN for it.
+    """
+    import dataclasses
+
+    rows = {}
+    for step in steps:
+        sol = solve_duel_game(dataclasses.replace(rules, bid_step=int(step)), directions)
+        out = {}
+        for y, cn, cs in states:
+            cn = rules.capital if cn is None else cn
+            cs = rules.capital if cs is None else cs
+            on_grid = sol.space.level_of[cn] >= 0 and sol.space.level_of[cs] >= 0
+            out[f"V(y={y}, {cn}, {cs})"] = sol.value(y, cn, cs) if on_grid else np.nan
+        rows[int(step)] = out
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("bid_step")

@@ -1,0 +1,160 @@
+"""The stage game: outcome tables, the looped fixed point, n-player regret matching."""
+
+import itertools
+
+import numpy as np
+import pytest
+
+from citadel import GameState, Rules
+from citadel.resolve import resolve_reference
+from citadel.stage import (
+    duel_matrix,
+    duel_space,
+    exploitability,
+    regret_matching,
+    solve_with_loop,
+    stage_payoffs,
+)
+from tabletop.matrix_games import solve_zero_sum
+
+
+@pytest.mark.parametrize("directions", ["axis", "fees", "all"])
+def test_duel_space_outcomes_match_the_reference(directions):
+    rules = Rules(n_players=2, capital=6, bid_step=2, payment="winners")
+    space = duel_space(rules, directions)
+    for i, j in itertools.product(range(space.amounts[0].size), range(space.amounts[1].size)):
+        a = [space.amounts[0][i], space.amounts[1][j]]
+        d = [space.dirs[0][i], space.dirs[1][j]]
+        ref = resolve_reference(a, d, rules.resolution, rules.payment)
+        assert space.dy[i, j] == ref.step[1]
+        assert space.cost_n[i, j] == ref.pays[0] + ref.fee[0]
+        assert space.cost_s[i, j] == ref.pays[1] + ref.fee[1]
+
+
+def test_duel_matrix_by_hand():
+    """Radius 1, N at y=1 with 5 against 5: bidding 5 vs abstaining wins for N."""
+    rules = Rules(n_players=2, radius=1, capital=5, bid_step=5)
+    space = duel_space(rules)
+    values = np.zeros((3, space.levels.size, space.levels.size))
+    _, _, payoff, loop = duel_matrix(space, 1, 5, 5, values)
+    assert payoff.tolist() == [[0.0, 0.0], [1.0, 0.0]]  # (abstain, 5 S) moves S to y=0: V=0
+    assert loop.tolist() == [[True, False], [False, False]]
+
+
+def _iterate(payoff, loop, n=20_000):
+    """Shapley's iteration from 0 until it stops moving."""
+    v = 0.0
+    for _ in range(n):
+        new = solve_zero_sum(payoff + loop * v).value
+        if abs(new - v) < 1e-13:
+            break
+        v = new
+    return v
+
+
+def test_solve_with_loop_against_plain_iteration_and_guarantees():
+    rng = np.random.default_rng(4)
+    for _ in range(25):
+        m, n = rng.integers(2, 5, size=2)
+        payoff = rng.uniform(-1, 1, size=(m, n)).round(2)
+        loop = rng.random((m, n)) < 0.3
+        payoff[loop] = 0.0
+        out = solve_with_loop(payoff, loop)
+        assert out.value == pytest.approx(_iterate(payoff, loop), abs=1e-7)
+        assert out.residual <= 1e-9
+        # each strategy's true stationary value against every pure reply (a reply that
+        # loops for ever is a draw, 0)
+        rest = np.where(loop, 0.0, payoff)
+        q_col = out.row @ loop
+        r_col = out.row @ rest
+        worst = min(r / (1 - q) if q < 1 - 1e-9 else 0.0 for r, q in zip(r_col, q_col, strict=True))
+        q_row = loop @ out.column
+        r_row = rest @ out.column
+        best = max(r / (1 - q) if q < 1 - 1e-9 else 0.0 for r, q in zip(r_row, q_row, strict=True))
+        assert worst >= out.value - 1e-5 * max(1, abs(out.value))
+        assert best <= out.value + 1e-5 * max(1, abs(out.value))
+
+
+def _brute_exploitability(payoffs, strategies):
+    n = len(payoffs)
+    shape = payoffs[0].shape
+    gains = []
+    for i in range(n):
+
+        def value(profile_i, i=i):
+            total = 0.0
+            for idx in itertools.product(*(range(k) for k in shape)):
+                p = 1.0
+                for j in range(n):
+                    p *= profile_i[idx[j]] if j == i else strategies[j][idx[j]]
+                total += p * payoffs[i][idx]
+            return total
+
+        now = value(strategies[i])
+        best = max(value(np.eye(shape[i])[a]) for a in range(shape[i]))
+        gains.append(best - now)
+    return np.array(gains)
+
+
+def test_exploitability_against_brute_force():
+    rng = np.random.default_rng(9)
+    for n, k in [(2, 3), (3, 2), (3, 3), (4, 2)]:
+        payoffs = [rng.normal(size=(k,) * n) for _ in range(n)]
+        strategies = [rng.dirichlet(np.ones(k)) for _ in range(n)]
+        np.testing.assert_allclose(
+            exploitability(payoffs, strategies),
+            _brute_exploitability(payoffs, strategies),
+            atol=1e-12,
+        )
+
+
+def test_regret_matching_in_zero_sum_games_meets_its_bound():
+    """Regret matching's regret is at most D sqrt(|A| T) (Hart and Mas-Colell; Cesa-Bianchi
+    and Lugosi, Thm 2.1 form), so the average strategies' exploitability, the sum of the
+    two players' average regrets, is at most 2 D sqrt(|A| / T); D = payoff range."""
+    rng = np.random.default_rng(2)
+    T = 3000
+    for _ in range(5):
+        A = rng.normal(size=(4, 4))
+        res = regret_matching([A, -A], T)
+        bound = 2 * (A.max() - A.min()) * np.sqrt(4 / T)
+        assert res.exploitability.sum() <= bound
+        lp = solve_zero_sum(A)
+        assert abs(res.strategies[0] @ A @ res.strategies[1] - lp.value) <= bound
+
+
+def test_regret_matching_finds_a_dominant_profile():
+    rng = np.random.default_rng(3)
+    payoffs = []
+    for i in range(3):
+        p = rng.normal(size=(3, 3, 3))
+        index = [slice(None)] * 3
+        index[i] = 0
+        p[tuple(index)] += 10.0  # action 0 strictly dominant for player i
+        payoffs.append(p)
+    res = regret_matching(payoffs, 500)
+    for s in res.strategies:
+        assert s[0] > 0.98
+    assert res.exploitability.max() < 0.2
+
+
+def test_four_player_stage_game():
+    """Four seats at the start, three orders each; continuation: progress to one's line."""
+    rules = Rules(radius=1, capital=10)
+    state = GameState((0, 0), (10, 10, 10, 10))
+    orders = [[(0, h), (5, h), (5, (h + 1) % 8)] for h in (0, 2, 4, 6)]
+
+    def progress(s):
+        x, y = s.pawn
+        return (y / 2, x / 2, -y / 2, -x / 2)
+
+    payoffs = stage_payoffs(rules, state, orders, progress)
+    # all four write 5 toward home: a four-way tie, no move, a fee each
+    assert [p[1, 1, 1, 1] for p in payoffs] == [0.0] * 4
+    # N alone bids 5 N: one step N
+    assert payoffs[0][1, 0, 0, 0] == 0.5 and payoffs[2][1, 0, 0, 0] == -0.5
+    res = regret_matching(payoffs, 1000)
+    np.testing.assert_allclose(res.exploitability, _brute_exploitability(payoffs,
+                               res.strategies), atol=1e-12)  # fmt: skip
+    with pytest.raises(ValueError, match="4 seats"):
+        stage_payoffs(rules, state, orders[:3], progress)

@@ -1,0 +1,128 @@
+"""The two-player whole game: against synchronous value iteration, best responses and
+Monte Carlo of the computed strategies."""
+
+import numpy as np
+import pytest
+
+from citadel import Rules
+from citadel.stage import duel_space
+from citadel.whole_game import check_solution, solve_duel_game, value_by_grid
+from tabletop.stats import estimate_mean
+from tests.citadel.brute import duel_value_iteration
+from tests.conftest import Z_TOL
+
+CASES = [
+    (Rules(n_players=2, radius=1, capital=6, bid_step=2), "axis", (0,), (4,)),
+    (Rules(n_players=2, radius=2, capital=4, bid_step=1, payment="winners"), "axis", (0,), (4,)),
+    (Rules(n_players=2, radius=1, capital=4, bid_step=1), "fees", (0, 1), (4, 5)),
+]
+
+
+@pytest.mark.parametrize(("rules", "directions", "n_dirs", "s_dirs"), CASES[:2])
+def test_values_match_synchronous_value_iteration(rules, directions, n_dirs, s_dirs):
+    sol = solve_duel_game(rules, directions)
+    brute = duel_value_iteration(rules, n_dirs, s_dirs)
+    space = sol.space
+    r = rules.radius
+    for y in range(-r, r + 1):
+        for cn in space.levels:
+            for cs in space.levels:
+                assert sol.value(y, int(cn), int(cs)) == pytest.approx(
+                    brute[y + r, cn, cs], abs=1e-7
+                ), (y, cn, cs)
+    assert sol.residual < 1e-9 and sol.lp_gap < 1e-7
+
+
+def test_fee_game_values_are_a_fixed_point_of_shapleys_operator():
+    """With fees the plain iteration converges too slowly to test against; instead one
+    application of the brute-force operator leaves the solution's values unchanged."""
+    rules, directions, n_dirs, s_dirs = CASES[2]
+    sol = solve_duel_game(rules, directions)
+    assert sol.space.levels.tolist() == list(range(rules.capital + 1))
+    again = duel_value_iteration(rules, n_dirs, s_dirs, iterations=1, start=sol.values)
+    np.testing.assert_allclose(again, sol.values, atol=1e-8)
+    assert np.abs(sol.values).max() > 0.1  # not the trivial fixed point
+
+
+@pytest.mark.parametrize(("rules", "directions", "n_dirs", "s_dirs"), CASES)
+def test_solution_is_not_exploitable(rules, directions, n_dirs, s_dirs):
+    sol = solve_duel_game(rules, directions)
+    chk = check_solution(sol, directions)
+    assert chk.exploitability < 1e-6
+    assert chk.n_guarantees == pytest.approx(chk.value, abs=1e-6)
+    assert chk.s_concedes == pytest.approx(chk.value, abs=1e-6)
+    # mirror-image seats from the start: value 0 and equal chances
+    assert chk.value == pytest.approx(0.0, abs=1e-9)
+    assert chk.p_n == pytest.approx(chk.p_s, abs=1e-9)
+    assert chk.p_n + chk.p_s + chk.p_draw == pytest.approx(1.0)
+
+
+def test_mirror_symmetry_of_values():
+    """Swapping the seats (y -> -y, capitals swapped) negates the value."""
+    sol = solve_duel_game(Rules(n_players=2, radius=2, capital=20, bid_step=5))
+    v = sol.values
+    np.testing.assert_allclose(v, -v[::-1].transpose(0, 2, 1), atol=1e-7)
+
+
+def test_sure_wins():
+    """N one step from its line with more capital than S wins surely (bid S's capital + 1)."""
+    sol = solve_duel_game(Rules(n_players=2, radius=2, capital=10, bid_step=1))
+    assert sol.value(2, 10, 9) == pytest.approx(1.0, abs=1e-7)
+    assert sol.value(-2, 9, 10) == pytest.approx(-1.0, abs=1e-7)
+    assert sol.value(0, 0, 0) == 0.0
+
+
+def _sample(sol, start, n, seed):
+    """Play the solution's mixed orders against each other from ``start`` (plain loop)."""
+    rng = np.random.default_rng(seed)
+    space, r = sol.space, sol.rules.radius
+    out = np.zeros(n)
+    for g in range(n):
+        y, cn, cs = start
+        for _ in range(500):
+            ra, rp = sol.row[(y, cn, cs)]
+            ca, cp = sol.column[(y, cn, cs)]
+            i = ra[min(np.searchsorted(np.cumsum(rp), rng.random()), ra.size - 1)]
+            j = ca[min(np.searchsorted(np.cumsum(cp), rng.random()), ca.size - 1)]
+            y += int(space.dy[i, j])
+            cn = max(0, cn - int(space.cost_n[i, j]))
+            cs = max(0, cs - int(space.cost_s[i, j]))
+            if abs(y) > r:
+                out[g] = 1.0 if y > 0 else -1.0
+                break
+    return out
+
+
+@pytest.mark.slow
+def test_monte_carlo_of_the_strategies_matches_the_value():
+    sol = solve_duel_game(Rules(n_players=2, radius=2, capital=12, bid_step=2))
+    start = (1, 12, 12)
+    exact = sol.value(*start)
+    assert 0.05 < exact < 1  # a position worth having
+    est = estimate_mean(_sample(sol, start, 3000, seed=3))
+    assert abs(est.z_score(exact)) < Z_TOL
+
+
+def test_direction_abstraction_costs_nothing_here():
+    """Against responders with all eight directions the axis solution loses nothing."""
+    sol = solve_duel_game(Rules(n_players=2, radius=1, capital=6, bid_step=2))
+    chk = check_solution(sol, "all")
+    assert chk.exploitability < 1e-6
+
+
+def test_grid_table_and_validation():
+    table = value_by_grid(Rules(n_players=2, radius=1, capital=12), [6, 3],
+                          states=[(1, None, None), (0, 12, 9)])  # fmt: skip
+    assert list(table.index) == [6, 3]
+    assert np.isnan(table.loc[6, "V(y=0, 12, 9)"])  # 9 is off the grid of 6
+    sol = solve_duel_game(Rules(n_players=2, radius=1, capital=12, bid_step=6))
+    with pytest.raises(ValueError, match="cap_s=9 is not a capital of this grid"):
+        sol.value(0, 12, 9)
+    with pytest.raises(ValueError, match=r"y must be in -1\.\.1"):
+        sol.value(2)
+    with pytest.raises(ValueError, match="two-player"):
+        duel_space(Rules())
+    with pytest.raises(ValueError, match="directions must be one of"):
+        duel_space(Rules(n_players=2), "diagonal")
+    with pytest.raises(ValueError, match="must include"):
+        check_solution(solve_duel_game(Rules(n_players=2, radius=1, capital=4), "fees"), "axis")
