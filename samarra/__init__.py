@@ -1,1 +1,53 @@
-"""Ce soir, à Samarra: two players, hidden roles (RULES.md §3). Not yet built."""
+"""Ce soir, à Samarra: engine, retrograde solve, setup and adjudicated games, agents (§3)."""
+
+from samarra.agents import (
+    DeterminizingAgent,
+    GreedyAgent,
+    ISMCTSAgent,
+    RandomAgent,
+    View,
+    determinizations,
+)
+from samarra.engine import Action, Game, GameResult, apply_action, legal_actions, tie_break
+from samarra.horizon import HorizonGame, horizon_values, solve_horizon
+from samarra.position import Position, format_position, parse_position, setups, start_position
+from samarra.rules import Rules
+from samarra.setup import SetupGame, setup_game, setup_values
+from samarra.simulate import play_game, play_games, tournament
+from samarra.solve import Table, Value, n_states, solve
+from samarra.variants import compare_variants
+
+__all__ = [
+    "Action",
+    "DeterminizingAgent",
+    "Game",
+    "GameResult",
+    "GreedyAgent",
+    "HorizonGame",
+    "ISMCTSAgent",
+    "Position",
+    "RandomAgent",
+    "Rules",
+    "SetupGame",
+    "Table",
+    "Value",
+    "View",
+    "apply_action",
+    "compare_variants",
+    "determinizations",
+    "format_position",
+    "horizon_values",
+    "legal_actions",
+    "n_states",
+    "parse_position",
+    "play_game",
+    "play_games",
+    "setup_game",
+    "setup_values",
+    "setups",
+    "solve",
+    "solve_horizon",
+    "start_position",
+    "tie_break",
+    "tournament",
+]

@@ -1,0 +1,98 @@
+"""Speed and memory of the Ce soir, à Samarra retrograde solver, beside a baseline.
+
+Prints, for each board, the wall time of ``samarra.solve`` (no cache, compiled code
+warmed up first), the positions per second it solves, and the peak resident memory
+of a fresh process doing only that solve; beside it, the plain-Python engine's rate
+(positions whose actions are generated and applied per second, the work the solver
+does for every position in its first pass), measured in the same run. Goals (issue
+5): 3 × 4 under 30 s, 3 × 5 under 5 minutes and 2 GB on 2 cores.
+
+Run: ``.venv/bin/python benchmarks/bench_samarra.py`` (boards 3x4 and 3x5), or
+``--boards 3x3`` for a quick check.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import resource
+import subprocess
+import sys
+import time
+
+import numba
+
+from samarra import Rules, apply_action, legal_actions, n_states, setups, start_position
+from samarra.solve import solve
+
+GOALS = {"3x4": (30.0, None), "3x5": (300.0, 2.0)}
+
+
+def board(text: str) -> Rules:
+    width, length = (int(v) for v in text.split("x"))
+    return Rules(width=width, length=length)
+
+
+def one_solve(text: str) -> dict:
+    """Solve one board in this process; report time, rate and peak memory."""
+    rules = board(text)
+    solve(Rules(length=3), cache=False)  # compile (or load compiled code) first
+    start = time.perf_counter()
+    table = solve(rules, cache=False)
+    seconds = time.perf_counter() - start
+    peak_gb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 / 1e9
+    return {"board": text, "states": table.dist.size, "seconds": seconds,
+            "rate": table.dist.size / seconds, "peak_gb": peak_gb}
+
+
+def python_rate(seconds: float = 3.0) -> float:
+    """Positions per second whose actions the plain-Python engine generates and applies."""
+    rules = Rules()
+    rng = random.Random(0)
+    sample = []
+    while len(sample) < 500:  # random positions of the default board, not timed
+        p = start_position(rules, rng.choice(setups(rules)), rng.choice(setups(rules)))
+        for _ in range(rng.randrange(40)):
+            actions = legal_actions(p)
+            if not actions:
+                break
+            p = apply_action(p, rng.choice(actions))
+        if not p.is_over:
+            sample.append(p)
+    done, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        for a in legal_actions(sample[done % len(sample)]):
+            apply_action(sample[done % len(sample)], a)
+        done += 1
+    return done / (time.perf_counter() - start)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--boards", nargs="*", default=["3x4", "3x5"])
+    parser.add_argument("--one", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.one:
+        print(json.dumps(one_solve(args.one)))
+        return 0
+    print(f"numba threads: {numba.get_num_threads()}")
+    baseline = python_rate()
+    print(f"baseline, plain-Python engine: {baseline:,.0f} positions/s "
+          f"(one pass over 3x5 would take {n_states(Rules()) / baseline / 3600:,.1f} h)")
+    for text in args.boards:
+        out = subprocess.run([sys.executable, __file__, "--one", text], check=True,
+                             capture_output=True, text=True)
+        r = json.loads(out.stdout.strip().splitlines()[-1])
+        goal_s, goal_gb = GOALS.get(text, (None, None))
+        line = (f"{text}: {r['states']:,} states solved in {r['seconds']:.1f} s "
+                f"({r['rate']:,.0f} positions/s, {r['rate'] / baseline:,.0f}x the baseline), "
+                f"peak memory {r['peak_gb']:.2f} GB")
+        if goal_s is not None:
+            line += f"; goal < {goal_s:.0f} s" + (f", < {goal_gb:.0f} GB" if goal_gb else "")
+        print(line)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

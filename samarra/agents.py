@@ -1,0 +1,297 @@
+"""Agents for the hidden-information game of Ce soir, à Samarra (RULES.md §3, Information).
+
+A player sees its own figures, the cells of the enemy's tents and every revealed
+identity. An agent is therefore shown a :class:`View` and its legal actions as
+:class:`Option` s that name a power's target by its cell, never by its identity.
+
+:func:`determinizations` lists the positions consistent with a view: every way to put
+the enemy's servant, merchant and Death under its tents (and on its dead figure, if
+any) that keeps the revealed identities, keeps the servant alive and makes the enemy's
+power flags follow (a power is used iff its figure is revealed alive, or dead). All are
+taken as equally likely: the view does not remember the game's history (what earlier
+moves might have told), which is a simplification of the true belief.
+
+Agents (``choose(view, options, rng) -> Option``):
+
+* :class:`RandomAgent`: a uniformly random legal action;
+* :class:`GreedyAgent`: an action that wins in every determinization if there is one,
+  else a servant step towards the enemy city, else a random action;
+* :class:`DeterminizingAgent`: the action with the best mean value over all
+  determinizations, each valued by the perfect-information table (a win +1 minus a
+  small bonus for speed, a loss -1, a draw the tie-break's sign times 0.1);
+* :class:`ISMCTSAgent`: information-set Monte Carlo tree search over the same
+  determinizations, with table-valued leaves.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+from dataclasses import dataclass, replace
+
+from samarra.engine import Action, _apply, legal_actions, tie_break
+from samarra.position import Position
+from samarra.rules import DEATH, MERCHANT, SERVANT
+from samarra.solve import Table
+
+
+@dataclass(frozen=True)
+class View:
+    """What ``side`` sees of ``position`` (the true position stays with the game)."""
+
+    side: int
+    own: tuple[int, ...]
+    own_used: tuple[bool, bool]
+    tents: tuple[tuple[int, int], ...]
+    enemy_dead: int
+    enemy_used: tuple[bool, bool]
+    position: Position  # for determinizations only; agents use the fields above
+
+    @classmethod
+    def of(cls, position: Position, side: int) -> View:
+        p, enemy = position, 3 * (1 - side)
+        tents = tuple(sorted(
+            (p.cells[enemy + f], f if p.revealed[enemy + f] else -1)
+            for f in range(3) if p.cells[enemy + f] >= 0
+        ))  # fmt: skip
+        known = tuple(
+            p.cells[enemy + f] >= 0 and p.revealed[enemy + f] and used
+            for f, used in ((MERCHANT, p.merchant_used[1 - side]),
+                            (DEATH, p.death_used[1 - side]))
+        )  # fmt: skip
+        return cls(side, p.cells[3 * side : 3 * side + 3],
+                   (p.merchant_used[side], p.death_used[side]), tents,
+                   sum(c < 0 for c in p.cells[enemy : enemy + 3]), known, p)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Option:
+    """A legal action as a player names it: ``kind``, own ``figure``, target ``cell``."""
+
+    kind: str
+    figure: int
+    cell: int
+
+
+def options(position: Position) -> list[Option]:
+    """The legal actions of the side to move, powers named by their target's cell, sorted.
+
+    Examples
+    --------
+    >>> from samarra import Rules, start_position
+    >>> options(start_position(Rules(), "SMD", "SMD"))[0]
+    Option(kind='move', figure=0, cell=3)
+    """
+    enemy = 3 * (1 - position.to_move)
+    out = []
+    for a in legal_actions(position):
+        cell = a.target if a.kind == "move" else -1
+        if a.kind in ("merchant", "death"):
+            cell = position.cells[enemy + a.target]
+        out.append(Option(a.kind, a.figure, cell))
+    # sorted by cells, so that the order tells nothing about hidden identities
+    kinds = ("move", "merchant", "death", "pass")
+    return sorted(out, key=lambda o: (kinds.index(o.kind), o.figure, o.cell))
+
+
+def to_action(position: Position, option: Option) -> Action:
+    """The engine action of ``option`` in ``position`` (a power's target by its cell)."""
+    if option.kind in ("merchant", "death"):
+        enemy = 3 * (1 - position.to_move)
+        target = position.cells[enemy : enemy + 3].index(option.cell)
+        return Action(option.kind, option.figure, target)
+    return Action(option.kind, option.figure, option.cell if option.kind == "move" else -1)
+
+
+def determinizations(view: View) -> list[Position]:
+    """Every position consistent with ``view`` (see the module docstring).
+
+    Examples
+    --------
+    >>> from samarra import Rules, start_position
+    >>> start = start_position(Rules(), "SMD", "DMS")
+    >>> len(determinizations(View.of(start, 0)))   # nothing is revealed yet
+    6
+    """
+    p, side = view.position, view.side
+    enemy = 3 * (1 - side)
+    objects = list(p.cells[enemy : enemy + 3])  # true order; identities are hidden
+    revealed = [p.revealed[enemy + f] for f in range(3)]
+    known = view.enemy_used
+    out = []
+    for perm in itertools.permutations(range(3)):
+        # identity f goes to the object the true figure perm[f] occupies
+        if any(revealed[f] and perm[f] != f for f in range(3)):
+            continue  # a revealed figure keeps its identity
+        cells = list(p.cells)
+        rev = list(p.revealed)
+        for f in range(3):
+            cells[enemy + f] = objects[perm[f]]
+            rev[enemy + f] = revealed[perm[f]]
+        if cells[enemy + SERVANT] < 0:
+            continue
+        m_used, d_used = list(p.merchant_used), list(p.death_used)
+        m_used[1 - side] = cells[enemy + MERCHANT] < 0 or (rev[enemy + MERCHANT] and known[0])
+        d_used[1 - side] = cells[enemy + DEATH] < 0 or (rev[enemy + DEATH] and known[1])
+        try:
+            out.append(replace(p, cells=tuple(cells), revealed=tuple(rev),
+                               merchant_used=tuple(m_used), death_used=tuple(d_used)))  # fmt: skip
+        except ValueError:
+            continue  # flags that no history could give
+    return out
+
+
+class RandomAgent:
+    """A uniformly random legal action."""
+
+    name = "random"
+
+    def choose(self, view: View, opts: list[Option], rng: random.Random) -> Option:
+        return opts[rng.randrange(len(opts))]
+
+
+class GreedyAgent:
+    """A sure win if any, else a servant step forward, else random."""
+
+    name = "greedy"
+
+    def choose(self, view: View, opts: list[Option], rng: random.Random) -> Option:
+        worlds = determinizations(view)
+        me = view.side
+        sure = [o for o in opts if all(_apply(w, to_action(w, o)).winner == me for w in worlds)]
+        if sure:
+            return sure[0]
+        rules = view.position.rules
+        here = rules.rows_to_go(view.own[SERVANT], me)
+        forward = [o for o in opts if o.kind == "move" and o.figure == SERVANT
+                   and rules.rows_to_go(o.cell, me) < here]  # fmt: skip
+        pool = forward or opts
+        return pool[rng.randrange(len(pool))]
+
+
+class DeterminizingAgent:
+    """The best mean perfect-information value over all determinizations.
+
+    ``use_merchant=False`` makes an agent that never uses the merchant's power (to
+    measure what the power is worth).
+    """
+
+    name = "determinizing"
+
+    def __init__(self, table: Table, use_merchant: bool = True):
+        if not isinstance(table, Table):
+            raise TypeError(f"table must be a samarra Table, got {type(table).__name__}")
+        self.table = table
+        self.use_merchant = bool(use_merchant)
+
+    def score(self, world: Position, option: Option, me: int) -> float:
+        after = _apply(world, to_action(world, option))
+        if after.is_over:
+            return 1.0 if after.winner == me else -1.0
+        v = self.table.raw(after)
+        if after.to_move != me:
+            v = -v
+        if v > 0:
+            return 1.0 - 1e-3 * v
+        if v < 0:
+            return -1.0 - 1e-3 * v
+        tb = tie_break(after)
+        return 0.0 if tb is None else (0.1 if tb == me else -0.1)
+
+    def choose(self, view: View, opts: list[Option], rng: random.Random) -> Option:
+        if not self.use_merchant:
+            opts = [o for o in opts if o.kind != "merchant"] or opts
+        worlds = determinizations(view)
+        means = [sum(self.score(w, o, view.side) for w in worlds) / len(worlds) for o in opts]
+        best = max(means)
+        pool = [o for o, m in zip(opts, means, strict=True) if m >= best - 1e-12]
+        return pool[rng.randrange(len(pool))]
+
+
+class _Node:
+    __slots__ = ("available", "children", "total", "visits")
+
+    def __init__(self):
+        self.children: dict[Option, _Node] = {}
+        self.visits = 0
+        self.available = 0
+        self.total = 0.0
+
+
+class ISMCTSAgent:
+    """Single-observer information-set Monte Carlo tree search (Cowling, Powley and
+    Whitehouse 2012), with leaves valued by the perfect-information table.
+
+    Each of ``iterations`` iterations draws one determinization, walks down the tree of
+    options (named by cells, so one tree serves every determinization) choosing by UCB1
+    among the options available in that determinization, adds one new option, and
+    values the position reached with the table, as :class:`DeterminizingAgent` does
+    (``depth`` bounds the tree). The most visited root option is played.
+    """
+
+    name = "ismcts"
+
+    def __init__(self, table: Table, iterations: int = 200, depth: int = 4,
+                 exploration: float = 0.7):  # fmt: skip
+        if not isinstance(table, Table):
+            raise TypeError(f"table must be a samarra Table, got {type(table).__name__}")
+        self.leaf = DeterminizingAgent(table)
+        self.iterations = int(iterations)
+        self.depth = int(depth)
+        self.exploration = float(exploration)
+
+    def _value(self, position: Position, me: int) -> float:
+        if position.is_over:
+            return 1.0 if position.winner == me else -1.0
+        v = self.leaf.table.raw(position)
+        if position.to_move != me:
+            v = -v
+        if v:
+            return (1.0 - 1e-3 * abs(v)) * (1 if v > 0 else -1)
+        tb = tie_break(position)
+        return 0.0 if tb is None else (0.1 if tb == me else -0.1)
+
+    def choose(self, view: View, opts: list[Option], rng: random.Random) -> Option:
+        me = view.side
+        worlds = determinizations(view)
+        root = _Node()
+        for _ in range(self.iterations):
+            p = worlds[rng.randrange(len(worlds))]
+            node, path = root, []
+            for _level in range(self.depth):
+                if p.is_over:
+                    break
+                here = options(p) if path else opts
+                if not here:
+                    break
+                for o in here:
+                    if o in node.children:
+                        node.children[o].available += 1
+                fresh = [o for o in here if o not in node.children]
+                if fresh:
+                    o = fresh[rng.randrange(len(fresh))]
+                    node.children[o] = child = _Node()
+                    child.available = 1
+                else:
+                    sign = 1 if p.to_move == me else -1
+
+                    def ucb(o, node=node, sign=sign):
+                        c = node.children[o]
+                        mean = sign * c.total / c.visits
+                        return mean + self.exploration * math.sqrt(math.log(c.available) / c.visits)
+
+                    o = max(here, key=ucb)
+                    child = node.children[o]
+                p = _apply(p, to_action(p, o))
+                path.append(child)
+                node = child
+                if fresh:
+                    break
+            value = self._value(p, me)
+            for n in path:
+                n.visits += 1
+                n.total += value
+        best = max(root.children[o].visits for o in opts if o in root.children)
+        pool = [o for o in opts if o in root.children and root.children[o].visits == best]
+        return pool[rng.randrange(len(pool))]

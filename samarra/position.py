@@ -1,0 +1,388 @@
+"""Positions of Ce soir, à Samarra: figures, flags, who moves; text board and setups.
+
+A :class:`Position` is the whole state of a game (RULES.md §3): the cell of each of
+the six figures (``-1`` when dead), which identities are revealed, which powers are
+used, the side to move and the actions left in its turn, the actions played so far,
+the winner once the game is won, and the bookkeeping of the optional rules (the
+pass run of "Passer", the first move of the turn for "Répétition").
+
+Figures are indexed ``side * 3 + figure``: 0-2 are Black's servant, merchant and
+Death, 3-5 White's. A position is validated when built: two figures on one cell, a
+figure off the board, or flags that contradict the figures raise ``ValueError``
+naming the problem. A dead figure's power counts as used; a used power reveals its
+figure.
+
+The text board prints row ``length - 1`` (Samarra) at the top and row 0 (Baghdad)
+at the bottom; Black's figures are ``S M D``, White's ``s m d``, a ``*`` marks a
+revealed identity and ``.`` an empty cell. :func:`parse_position` reads it back.
+"""
+
+from __future__ import annotations
+
+import itertools
+import numbers
+from dataclasses import dataclass, field
+
+from samarra.rules import BLACK, DEATH, FIGURES, MERCHANT, SERVANT, SIDES, WHITE, Rules
+
+LETTERS = "SMDsmd"
+#: Passes in a row (full turns) that end the game under "Passer".
+PASS_LIMIT = 4
+
+
+def _bools(name: str, value, n: int) -> tuple[bool, ...]:
+    if isinstance(value, str | bytes) or not hasattr(value, "__len__") or len(value) != n:
+        raise ValueError(f"{name} must be a sequence of {n} bools, got {value!r}")
+    out = []
+    for v in value:
+        if not isinstance(v, bool) and not (isinstance(v, numbers.Integral) and v in (0, 1)):
+            raise ValueError(f"{name} must hold bools, got {v!r} in {value!r}")
+        out.append(bool(v))
+    return tuple(out)
+
+
+def figure_name(index: int) -> str:
+    """``"black servant"`` ... ``"white death"`` for figure index 0..5."""
+    return f"{SIDES[index // 3]} {FIGURES[index % 3]}"
+
+
+@dataclass(frozen=True)
+class Position:
+    """One state of a game; immutable and validated.
+
+    Parameters
+    ----------
+    rules : Rules
+    cells : tuple of 6 ints
+        Cell of each figure (``side * 3 + figure``), ``-1`` when dead.
+    revealed : tuple of 6 bools
+        Identities both players know (stored False for a dead figure).
+    merchant_used, death_used : tuple of 2 bools
+        Powers used (or lost with their figure), per side.
+    to_move : int
+        ``BLACK`` (0) or ``WHITE`` (1).
+    actions_left : int
+        1 or 2, actions left in the current turn.
+    actions_played : int
+        Actions played since the start (for ``max_actions`` and ``horizon``).
+    winner : int or None
+        The side that has won; a won position has no legal action.
+    pass_run, turn_passes : int
+        Under ``allow_pass``: full turns passed in a row before this turn, and passes
+        made in this turn so far.
+    last_move : tuple (figure, cell) or None
+        Under ``no_repetition``: the figure moved by the first action of this turn and
+        the cell it left (it may not go back).
+
+    Examples
+    --------
+    >>> p = start_position(Rules(), "SMD", "DMS")
+    >>> print(p)
+    to move: black, actions left: 1, played: 0
+    used: black -, white -
+    4 | d  m  s
+    3 | .  .  .
+    2 | .  .  .
+    1 | .  .  .
+    0 | S  M  D
+    >>> parse_position(str(p), Rules()) == p
+    True
+    """
+
+    rules: Rules
+    cells: tuple[int, ...]
+    revealed: tuple[bool, ...] = (False,) * 6
+    merchant_used: tuple[bool, bool] = (False, False)
+    death_used: tuple[bool, bool] = (False, False)
+    to_move: int = BLACK
+    actions_left: int = 1
+    actions_played: int = 0
+    winner: int | None = None
+    pass_run: int = 0
+    turn_passes: int = 0
+    last_move: tuple[int, int] | None = field(default=None)
+
+    def __post_init__(self):
+        set_ = object.__setattr__
+        rules = self.rules
+        if not isinstance(rules, Rules):
+            raise TypeError(f"rules must be a samarra.Rules, got {type(rules).__name__}")
+        cells = self.cells
+        if isinstance(cells, str | bytes) or not hasattr(cells, "__len__") or len(cells) != 6:
+            raise ValueError(f"cells must hold 6 cells (-1 for dead), got {cells!r}")
+        checked = []
+        for i, c in enumerate(cells):
+            if isinstance(c, bool) or not isinstance(c, numbers.Integral):
+                raise ValueError(f"cells[{i}] ({figure_name(i)}) must be an int, got {c!r}")
+            if not -1 <= c < rules.n_cells:
+                raise ValueError(
+                    f"{figure_name(i)} is off the board: cell {c}, the board has cells "
+                    f"0..{rules.n_cells - 1} (-1 for dead)"
+                )
+            checked.append(int(c))
+        live = [c for c in checked if c >= 0]
+        if len(set(live)) != len(live):
+            twice = sorted({c for c in live if live.count(c) > 1})
+            raise ValueError(f"two figures on one cell: cell {twice[0]}")
+        set_(self, "cells", tuple(checked))
+        # a dead figure is off the board: its revealed flag is dropped (always False)
+        revealed = _bools("revealed", self.revealed, 6)
+        set_(self, "revealed", tuple(r and c >= 0 for r, c in zip(revealed, checked, strict=True)))
+        set_(self, "merchant_used", _bools("merchant_used", self.merchant_used, 2))
+        set_(self, "death_used", _bools("death_used", self.death_used, 2))
+        for name, low, high in (("to_move", 0, 1), ("actions_left", 1, 2)):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, numbers.Integral) or not low <= v <= high:
+                raise ValueError(f"{name} must be {low}..{high}, got {v!r}")
+            set_(self, name, int(v))
+        for name, high in (("actions_played", None), ("pass_run", PASS_LIMIT - 1),
+                           ("turn_passes", 2)):  # fmt: skip
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < 0:
+                raise ValueError(f"{name} must be an int >= 0, got {v!r}")
+            if high is not None and v > high:
+                raise ValueError(f"{name} must be 0..{high}, got {v}")
+            set_(self, name, int(v))
+        if self.winner is not None and self.winner not in (BLACK, WHITE):
+            raise ValueError(f"winner must be None, 0 (black) or 1 (white), got {self.winner!r}")
+        if self.last_move is not None:
+            fig, origin = self.last_move
+            if not 0 <= fig < 6 or not 0 <= origin < rules.n_cells:
+                raise ValueError(f"last_move must be (figure 0..5, cell), got {self.last_move!r}")
+            set_(self, "last_move", (int(fig), int(origin)))
+        self._check_flags()
+
+    def _check_flags(self) -> None:
+        cells, revealed = self.cells, self.revealed
+        for side in (BLACK, WHITE):
+            name = SIDES[side]
+            base = 3 * side
+            dead = [f for f in range(3) if cells[base + f] < 0]
+            if len(dead) > 1:
+                raise ValueError(
+                    f"{name} has {len(dead)} dead figures; a side loses at most one figure"
+                )
+            if SERVANT in dead and self.winner != 1 - side:
+                raise ValueError(f"{name}'s servant is dead, so {SIDES[1 - side]} must be winner")
+            for fig, used in ((MERCHANT, self.merchant_used), (DEATH, self.death_used)):
+                flag = "merchant_used" if fig == MERCHANT else "death_used"
+                if cells[base + fig] < 0 and not used[side]:
+                    raise ValueError(
+                        f"{name}'s {FIGURES[fig]} is dead but {flag}[{side}] is False "
+                        f"(a dead figure's power counts as used)"
+                    )
+                if cells[base + fig] >= 0 and used[side] and not revealed[base + fig]:
+                    raise ValueError(
+                        f"{flag}[{side}] is True but {name}'s {FIGURES[fig]} is not revealed "
+                        f"(a used power reveals its figure)"
+                    )
+            if dead and not self.death_used[1 - side]:
+                raise ValueError(
+                    f"{name}'s {FIGURES[dead[0]]} is dead but death_used[{1 - side}] is False "
+                    f"(only {SIDES[1 - side]}'s Death kills, by its power or auto-death)"
+                )
+            own = (False, self.merchant_used[side], self.death_used[side])
+            extra = [f for f in range(3) if revealed[base + f] and not own[f]]
+            if len(extra) > 1 or (extra and not self.merchant_used[1 - side]):
+                raise ValueError(
+                    f"{name}'s revealed identities {[FIGURES[f] for f in extra]} need the "
+                    f"{SIDES[1 - side]} merchant's power (used once, one figure)"
+                )
+        if self.last_move is not None and cells[self.last_move[0]] < 0:
+            raise ValueError(f"last_move names a dead figure: {self.last_move!r}")
+
+    # -- views --------------------------------------------------------------------------------
+
+    @property
+    def is_over(self) -> bool:
+        """True once a side has won."""
+        return self.winner is not None
+
+    def occupant(self, cell: int) -> int:
+        """The figure index on ``cell``, or -1 for an empty cell."""
+        try:
+            return self.cells.index(cell)
+        except ValueError:
+            return -1
+
+    def key(self) -> tuple:
+        """What a repetition compares: figures, flags, side to move, actions left."""
+        return (self.cells, self.revealed, self.merchant_used, self.death_used,
+                self.to_move, self.actions_left, self.pass_run, self.turn_passes,
+                self.last_move)  # fmt: skip
+
+    def __str__(self) -> str:
+        return format_position(self)
+
+
+def format_position(position: Position) -> str:
+    """The text board of ``position`` (see the module docstring)."""
+    p, rules = position, position.rules
+    lines = [
+        f"to move: {SIDES[p.to_move]}, actions left: {p.actions_left}, "
+        f"played: {p.actions_played}"
+    ]
+    used = []
+    for side in (BLACK, WHITE):
+        marks = ("M" if p.merchant_used[side] else "") + ("D" if p.death_used[side] else "")
+        used.append(f"{SIDES[side]} {marks or '-'}")
+    lines.append("used: " + ", ".join(used))
+    if p.winner is not None:
+        lines.append(f"winner: {SIDES[p.winner]}")
+    if p.pass_run or p.turn_passes:
+        lines.append(f"passes: run {p.pass_run}, this turn {p.turn_passes}")
+    if p.last_move is not None:
+        lines.append(f"last move: {LETTERS[p.last_move[0]]} from {p.last_move[1]}")
+    for row in range(rules.length - 1, -1, -1):
+        marks = []
+        for col in range(rules.width):
+            who = p.occupant(row * rules.width + col)
+            marks.append("." if who < 0 else LETTERS[who] + ("*" if p.revealed[who] else ""))
+        lines.append(f"{row} | " + " ".join(m.ljust(2) for m in marks).rstrip())
+    return "\n".join(lines)
+
+
+def _parse_error(line: str, why: str) -> ValueError:
+    return ValueError(f"cannot parse position line {line!r}: {why}")
+
+
+def parse_position(text: str, rules: Rules | None = None) -> Position:
+    """Read a text board written by :func:`format_position` (or by hand).
+
+    Parameters
+    ----------
+    text : str
+        The board; the board's size must match ``rules``.
+    rules : Rules, optional
+        Default ``Rules()``.
+
+    Examples
+    --------
+    >>> p = parse_position('''to move: white, actions left: 2, played: 5
+    ... used: black M, white -
+    ... 2 | s  .  d
+    ... 1 | m  M* .
+    ... 0 | S  .  D''', Rules(length=3))
+    >>> p.cells, p.revealed[1]
+    ((0, 4, 2, 6, 3, 8), True)
+    """
+    rules = Rules() if rules is None else rules
+    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
+    if len(lines) < 2 + rules.length:
+        raise ValueError(
+            f"a {rules.width} x {rules.length} position needs a header, a 'used:' line and "
+            f"{rules.length} rows, got {len(lines)} lines"
+        )
+    head = lines[0]
+    try:
+        parts = dict(part.strip().split(": ") for part in head.split(","))
+        to_move = SIDES.index(parts["to move"])
+        actions_left = int(parts["actions left"])
+        played = int(parts["played"])
+    except (ValueError, KeyError):
+        why = "expected 'to move: <side>, actions left: <n>, played: <n>'"
+        raise _parse_error(head, why) from None
+    used = {"M": [False, False], "D": [False, False]}
+    if not lines[1].startswith("used: "):
+        raise _parse_error(lines[1], "expected 'used: black <M/D/->, white <M/D/->'")
+    for side, item in enumerate(lines[1][6:].split(",")):
+        name, _, marks = item.strip().partition(" ")
+        if side > 1 or name != SIDES[side] or not set(marks) <= {"M", "D", "-"}:
+            raise _parse_error(lines[1], "expected 'used: black <M/D/->, white <M/D/->'")
+        for m in marks.replace("-", ""):
+            used[m][side] = True
+    extra = {"winner": None, "pass_run": 0, "turn_passes": 0, "last_move": None}
+    rows = lines[2:]
+    while rows and not rows[0][0].isdigit():
+        line = rows.pop(0)
+        label, _, value = line.partition(": ")
+        try:
+            if label == "winner":
+                extra["winner"] = SIDES.index(value)
+            elif label == "passes":
+                run, this = value.split(", ")
+                extra["pass_run"] = int(run.removeprefix("run "))
+                extra["turn_passes"] = int(this.removeprefix("this turn "))
+            elif label == "last move":
+                letter, _, origin = value.partition(" from ")
+                extra["last_move"] = (LETTERS.index(letter), int(origin))
+            else:
+                raise ValueError(label)
+        except ValueError:
+            raise _parse_error(line, "unknown or malformed line") from None
+    if len(rows) != rules.length:
+        raise ValueError(f"expected {rules.length} board rows, got {len(rows)}")
+    cells, revealed = [-1] * 6, [False] * 6
+    for k, line in enumerate(rows):
+        row = rules.length - 1 - k
+        label, bar, body = line.partition("|")
+        if not bar or label.strip() != str(row):
+            raise _parse_error(line, f"expected row {row} as '{row} | ...'")
+        marks = body.split()
+        if len(marks) != rules.width:
+            raise _parse_error(line, f"expected {rules.width} cells, got {len(marks)}")
+        for col, mark in enumerate(marks):
+            if mark == ".":
+                continue
+            if mark[0] not in LETTERS or mark[1:] not in ("", "*"):
+                raise _parse_error(line, f"unknown cell {mark!r} (S M D s m d, '*', '.')")
+            who = LETTERS.index(mark[0])
+            if cells[who] >= 0:
+                raise _parse_error(line, f"{figure_name(who)} appears twice")
+            cells[who] = row * rules.width + col
+            revealed[who] = mark.endswith("*")
+    return Position(
+        rules, tuple(cells), tuple(revealed), tuple(used["M"]), tuple(used["D"]),
+        to_move, actions_left, played, **extra,
+    )  # fmt: skip
+
+
+def setups(rules: Rules) -> list[str]:
+    """Every setup of one side: the figures on its city cells from column 0 upward.
+
+    ``S``, ``M``, ``D`` name the figures and ``.`` an empty cell (boards wider than 3).
+
+    Examples
+    --------
+    >>> setups(Rules())
+    ['SMD', 'SDM', 'MSD', 'MDS', 'DSM', 'DMS']
+    >>> len(setups(Rules(width=4)))
+    24
+    """
+    out = []
+    for cols in itertools.permutations(range(rules.width), 3):
+        row = ["."] * rules.width
+        for fig, col in enumerate(cols):
+            row[col] = "SMD"[fig]
+        out.append("".join(row))
+    order = {"S": 0, "M": 1, "D": 2, ".": 3}
+    return sorted(set(out), key=lambda s: [order[c] for c in s])
+
+
+def _setup_cols(rules: Rules, setup: str, name: str) -> list[int]:
+    if (
+        not isinstance(setup, str)
+        or len(setup) != rules.width
+        or sorted(setup.replace(".", "")) != ["D", "M", "S"]
+        or setup.count(".") != rules.width - 3
+    ):
+        raise ValueError(
+            f"{name} must list S, M, D once each (and '.' for empty cells) over "
+            f"{rules.width} city cells, got {setup!r}"
+        )
+    return [setup.index(letter) for letter in "SMD"]
+
+
+def start_position(rules: Rules, black: str, white: str) -> Position:
+    """The position before the opening action, for a pair of setups.
+
+    Examples
+    --------
+    >>> start_position(Rules(), "SMD", "SMD").cells
+    (0, 1, 2, 12, 13, 14)
+    """
+    top = (rules.length - 1) * rules.width
+    cells = _setup_cols(rules, black, "black setup") + [
+        top + c for c in _setup_cols(rules, white, "white setup")
+    ]
+    return Position(rules, tuple(cells), to_move=rules.first_side, actions_left=1)

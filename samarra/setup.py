@@ -1,0 +1,122 @@
+"""The setup game of Ce soir, à Samarra: which hidden setup to choose (RULES.md §3).
+
+Both players choose their setup secretly and at once; then, in the perfect-information
+reading, the game from the start position has the value the retrograde solve gives.
+The setup game is the zero-sum matrix game whose entry for (Black's setup, White's
+setup) is Black's result from that start: +1 win, -1 loss, 0 draw (at the start both
+servants have the same rows to go, so the tie-break favours nobody). Its value and
+optimal mixed setups come from the linear programme of
+:func:`tabletop.matrix_games.solve_zero_sum`. What moving first is worth is the value
+of the setup game to the side that moves first.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from samarra.position import setups, start_position
+from samarra.rules import BLACK, SIDES, Rules
+from samarra.solve import Table, solve
+from tabletop.matrix_games import solve_zero_sum
+
+
+@dataclass(frozen=True)
+class SetupGame:
+    """The setup game of one rules set.
+
+    Attributes
+    ----------
+    rules : Rules
+    payoff : pandas.DataFrame
+        Black's result (+1, 0, -1) for each setup pair; index: Black's setup,
+        columns: White's.
+    distance : pandas.DataFrame
+        Actions to the end under optimal play (0 for a draw).
+    value : float
+        The setup game's value to Black.
+    black, white : pandas.Series
+        Optimal mixed setups (probabilities indexed by setup).
+    gap : float
+        The LP solution's distance from an exact saddle point (0 up to tolerance).
+    """
+
+    rules: Rules
+    payoff: pd.DataFrame
+    distance: pd.DataFrame
+    value: float
+    black: pd.Series
+    white: pd.Series
+    gap: float
+
+    @property
+    def first_move_value(self) -> float:
+        """The value of the setup game to the side that moves first."""
+        return self.value if self.rules.first_side == BLACK else -self.value
+
+    def outcome_shares(self) -> pd.Series:
+        """Share of the setup pairs Black wins, draws, loses (all pairs equally likely)."""
+        flat = self.payoff.to_numpy().ravel()
+        return pd.Series(
+            {"black wins": np.mean(flat > 0), "draw": np.mean(flat == 0),
+             "white wins": np.mean(flat < 0)}, name="share of setup pairs",
+        )  # fmt: skip
+
+
+def setup_values(table: Table) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Black's result and the distance for every setup pair, from a solved table.
+
+    Examples
+    --------
+    >>> payoff, distance = setup_values(solve(Rules(length=3)))
+    >>> payoff.shape
+    (6, 6)
+    """
+    rules = table.rules
+    names = setups(rules)
+    payoff = np.zeros((len(names), len(names)), dtype=np.int64)
+    distance = np.zeros_like(payoff)
+    for i, black in enumerate(names):
+        for j, white in enumerate(names):
+            start = start_position(rules, black, white)
+            v = table.value(start)
+            payoff[i, j] = v.score if start.to_move == BLACK else -v.score
+            distance[i, j] = v.distance
+    index = pd.Index(names, name="black setup")
+    columns = pd.Index(names, name="white setup")
+    return pd.DataFrame(payoff, index, columns), pd.DataFrame(distance, index, columns)
+
+
+def setup_game(rules: Rules | None = None, table: Table | None = None, **solve_options):
+    """Solve the setup game of ``rules`` (see the module docstring).
+
+    Parameters
+    ----------
+    rules : Rules, optional
+        Default ``Rules()``; ignored when ``table`` is given.
+    table : Table, optional
+        A solved table (else :func:`samarra.solve.solve` is called with
+        ``solve_options``).
+
+    Returns
+    -------
+    SetupGame
+
+    Examples
+    --------
+    >>> game = setup_game(Rules(length=3))
+    >>> round(float(game.black.sum()), 9), round(float(game.white.sum()), 9)
+    (1.0, 1.0)
+    """
+    if table is None:
+        table = solve(Rules() if rules is None else rules, **solve_options)
+    elif not isinstance(table, Table):
+        raise TypeError(f"table must be a samarra Table, got {type(table).__name__}")
+    payoff, distance = setup_values(table)
+    solution = solve_zero_sum(payoff.to_numpy())
+    black = pd.Series(solution.row, index=payoff.index, name=f"{SIDES[0]} probability")
+    white = pd.Series(solution.column, index=payoff.columns, name=f"{SIDES[1]} probability")
+    return SetupGame(table.rules, payoff, distance, float(solution.value), black, white,
+                     float(solution.gap))  # fmt: skip

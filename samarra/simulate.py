@@ -1,0 +1,109 @@
+"""Played games of Ce soir, à Samarra with hidden information, and tournaments.
+
+A game starts from uniformly random setups (or given ones); each side's agent sees
+only its :class:`samarra.agents.View` and chooses among its legal actions; the game
+ends and is adjudicated as RULES.md §3 says (:class:`samarra.engine.Game`). A
+tournament plays every ordered pair of agents (the first named plays Black) and
+reports the shares of Black wins, draws and White wins with Wilson 95 % intervals.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pandas as pd
+
+from samarra.agents import View, options, to_action
+from samarra.engine import Game, GameResult
+from samarra.position import setups, start_position
+from samarra.rules import Rules
+from tabletop.seeding import as_generator, check_count
+from tabletop.stats import proportion_ci
+
+
+def play_game(rules: Rules, black, white, rng: random.Random, black_setup: str | None = None,
+              white_setup: str | None = None) -> tuple[GameResult, str, str]:  # fmt: skip
+    """One game between two agents; returns the result and the two setups.
+
+    Examples
+    --------
+    >>> from samarra.agents import RandomAgent
+    >>> result, b, w = play_game(Rules(length=3), RandomAgent(), RandomAgent(), random.Random(1))
+    >>> result.winner in (None, 0, 1)
+    True
+    """
+    names = setups(rules)
+    b = rng.choice(names) if black_setup is None else black_setup
+    w = rng.choice(names) if white_setup is None else white_setup
+    game = Game(start_position(rules, b, w))
+    agents = (black, white)
+    while game.result is None:
+        p = game.position
+        choice = agents[p.to_move].choose(View.of(p, p.to_move), options(p), rng)
+        game.play(to_action(p, choice))
+    return game.result, b, w
+
+
+def play_games(rules: Rules, black, white, n_games: int, seed=None) -> pd.DataFrame:
+    """``n_games`` games; one row each: setups, winner (-1 draw), reason, actions.
+
+    Examples
+    --------
+    >>> from samarra.agents import RandomAgent
+    >>> play_games(Rules(length=3), RandomAgent(), RandomAgent(), 3, seed=1).columns.tolist()
+    ['black setup', 'white setup', 'winner', 'reason', 'actions']
+    """
+    n_games = check_count("n_games", n_games, 1)
+    rng = random.Random(int(as_generator(seed).integers(2**63)))
+    rows = []
+    for _ in range(n_games):
+        result, b, w = play_game(rules, black, white, rng)
+        rows.append({"black setup": b, "white setup": w,
+                     "winner": -1 if result.winner is None else result.winner,
+                     "reason": result.reason, "actions": result.n_actions})  # fmt: skip
+    return pd.DataFrame(rows).rename_axis("game")
+
+
+def tournament(rules: Rules, agents: dict, n_games: int, seed=None,
+               pairings: list | None = None) -> pd.DataFrame:  # fmt: skip
+    """Every ordered pair of ``agents`` (name -> agent), ``n_games`` games each.
+
+    ``pairings`` (a list of (black name, white name)) restricts the pairs played.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by (black, white): games, shares of Black wins, draws and White wins,
+        Wilson 95 % bounds of Black's share, mean actions.
+
+    Examples
+    --------
+    >>> from samarra.agents import GreedyAgent, RandomAgent
+    >>> agents = {"random": RandomAgent(), "greedy": GreedyAgent()}
+    >>> tournament(Rules(length=3), agents, 4, seed=0).shape
+    (4, 7)
+    """
+    if not isinstance(agents, dict) or len(agents) < 1:
+        raise ValueError(f"agents must be a non-empty dict name -> agent, got {agents!r}")
+    if pairings is None:
+        pairings = [(b, w) for b in agents for w in agents]
+    for pair in pairings:
+        if len(pair) != 2 or pair[0] not in agents or pair[1] not in agents:
+            raise ValueError(f"pairings must name agents of {list(agents)}, got {pair!r}")
+    rows = {}
+    seeds = as_generator(seed)
+    for b_name, w_name in pairings:
+        b, w = agents[b_name], agents[w_name]
+        games = play_games(rules, b, w, n_games, seeds)
+        wins = int((games["winner"] == 0).sum())
+        low, high = proportion_ci(wins, n_games)
+        rows[(b_name, w_name)] = {
+            "games": n_games, "black wins": wins / n_games,
+            "draws": float((games["winner"] == -1).mean()),
+            "white wins": float((games["winner"] == 1).mean()),
+            "black wins low": low, "black wins high": high,
+            "mean actions": float(games["actions"].mean()),
+        }  # fmt: skip
+    out = pd.DataFrame.from_dict(rows, orient="index")
+    out.index = pd.MultiIndex.from_tuples(out.index, names=["black", "white"])
+    return out

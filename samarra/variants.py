@@ -1,0 +1,51 @@
+"""Rule variants of Ce soir, à Samarra side by side (RULES.md §3 knobs).
+
+For each rules set: the perfect-information solve (share of positions won, lost and
+drawn for the side to move), the setup game (its value to the first mover, the share
+of setup pairs that are draws, won by the first mover, won by the second), i.e. the
+value of the start, the share of draws and the first-move advantage.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from samarra.rules import Rules
+from samarra.setup import setup_game
+from samarra.solve import check_solvable, solve
+
+KNOBS = ("width", "length", "adjacency", "auto_death", "win_on_arrival_only", "first")
+
+
+def compare_variants(variants: dict[str, Rules], **solve_options) -> pd.DataFrame:
+    """One row per named rules set; see the module docstring.
+
+    Examples
+    --------
+    >>> table = compare_variants({"3x3": Rules(length=3)})
+    >>> float(table.loc["3x3", "first mover wins"] + table.loc["3x3", "draw"]
+    ...       + table.loc["3x3", "second mover wins"])
+    1.0
+    """
+    if not isinstance(variants, dict) or not variants:
+        raise ValueError(f"variants must be a non-empty dict name -> Rules, got {variants!r}")
+    rows = {}
+    for name, rules in variants.items():
+        check_solvable(rules)
+        table = solve(rules, **solve_options)
+        game = setup_game(table=table)
+        shares = game.outcome_shares()
+        first_black = rules.first_side == 0
+        counts = table.counts
+        total = sum(counts.values())
+        rows[name] = {
+            **{k: getattr(rules, k) for k in KNOBS},
+            "states": total,
+            "states won": counts["win"] / total,
+            "states drawn": counts["draw"] / total,
+            "setup game value (first mover)": game.first_move_value,
+            "first mover wins": shares["black wins" if first_black else "white wins"],
+            "draw": shares["draw"],
+            "second mover wins": shares["white wins" if first_black else "black wins"],
+        }
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("variant")

@@ -1,0 +1,86 @@
+import random
+from functools import cache
+
+import numba
+import numpy as np
+import pytest
+
+from samarra import Rules, apply_action, legal_actions, setups, start_position, tie_break
+from samarra.horizon import horizon_values, solve_horizon
+from tests.samarra.strategies import random_play
+
+
+def brute_horizon(position, t):
+    """Plain depth-limited minimax of the adjudicated game (engine only)."""
+
+    @cache
+    def value(p, left):
+        actions = legal_actions(p)
+        if left == 0 or not actions:
+            tb = tie_break(p)
+            return 0 if tb is None else (1 if tb == p.to_move else -1)
+        best = -1
+        for a in actions:
+            q = apply_action(p, a)
+            if q.is_over:
+                v = 1 if q.winner == p.to_move else -1
+            else:
+                v = value(q.__class__(**{**q.__dict__, "actions_played": 0}), left - 1)
+                v = v if q.to_move == p.to_move else -v
+            best = max(best, v)
+            if best == 1:
+                break
+        return best
+
+    return value(position, t)
+
+
+def test_horizon_values_match_plain_minimax(table33):
+    rules = table33.rules
+    rng = random.Random(4)
+    positions = [start_position(rules, "SMD", "DSM"), start_position(rules, "MDS", "SDM")]
+    while len(positions) < 14:
+        p = random_play(rules, rng.randrange(5, 40), rng.randrange(10**6))
+        if not p.is_over:
+            positions.append(p)
+    t_max = 4
+    fast = horizon_values(table33, positions, t_max)
+    for i, p in enumerate(positions):
+        for t in range(t_max + 1):
+            assert fast[t, i] == brute_horizon(p, t), (t, str(p))
+
+
+def test_long_horizons_agree_with_the_perfect_information_table(table33):
+    rules = table33.rules
+    rng = random.Random(8)
+    positions = []
+    while len(positions) < 200:
+        p = random_play(rules, rng.randrange(0, 50), rng.randrange(10**6))
+        if not p.is_over:
+            positions.append(p)
+    values = horizon_values(table33, positions, 40)
+    for i, p in enumerate(positions):
+        v = table33.value(p)
+        if v.outcome != "draw":
+            # a forced result within t actions stands for every horizon t >= distance
+            assert (values[v.distance:, i] == v.score).all()
+
+
+def test_solve_horizon_summary(cache):
+    game = solve_horizon(Rules(length=3), max_horizon=6, directory=cache)
+    assert (game.summary.loc[0, "draw"], game.summary.loc[0, "value to black"]) == (1.0, 0.0)
+    shares = game.summary[["black wins", "draw", "white wins"]].sum(axis=1)
+    assert np.allclose(shares, 1)
+    assert game.matrix(3).shape == (6, 6)
+    names = setups(game.rules)
+    b, w = names.index("SMD"), names.index("DMS")
+    assert game.payoff[5, b, w] == brute_horizon(start_position(game.rules, "SMD", "DMS"), 5)
+    with pytest.raises(ValueError, match="horizon must be <= 6"):
+        game.matrix(7)
+
+
+def test_horizon_values_do_not_depend_on_threads(table33, one_thread):
+    starts = [start_position(table33.rules, b, "DSM") for b in setups(table33.rules)]
+    one = horizon_values(table33, starts, 6)
+    numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+    assert np.array_equal(one, horizon_values(table33, starts, 6))

@@ -1,0 +1,239 @@
+"""The retrograde solve against the plain engine and a plain minimax (tests/samarra/brute.py)."""
+
+import importlib
+import random
+from dataclasses import replace
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from samarra import Position, Rules, apply_action, legal_actions, start_position
+from samarra import _kernels as K
+from samarra.solve import geometry, load_table, n_states, save_table, solve, state_of
+from tests.samarra.brute import explicit_graph, minimax_values
+from tests.samarra.strategies import random_play
+
+SOLVER_KNOBS = st.fixed_dictionaries({
+    "width": st.integers(3, 4), "length": st.integers(3, 5),
+    "adjacency": st.sampled_from(["orthogonal", "king"]),
+    "first": st.sampled_from(["black", "white"]),
+    "auto_death": st.booleans(), "win_on_arrival_only": st.booleans(),
+})
+
+
+def kernel_actions(rules, geo, index):
+    cells, status = np.empty(6, np.int64), np.empty(4, np.int64)
+    a = K.decode(index, geo.n, geo.block_start, geo.block_a, geo.block_code, cells, status)
+    codes, nexts = np.empty(K.MAX_ACTIONS, np.int64), np.empty(K.MAX_ACTIONS, np.int64)
+    m = K.actions(cells, status, a, *geo.args(rules), codes, nexts, np.empty(64, np.int64))
+    cont = {int(nexts[i]) for i in range(m) if codes[i] == K.CONTINUE}
+    return cont, {int(c) for c in codes[:m]} - {K.CONTINUE}
+
+
+def kernel_predecessors(rules, geo, index):
+    cells, status = np.empty(6, np.int64), np.empty(4, np.int64)
+    a = K.decode(index, geo.n, geo.block_start, geo.block_a, geo.block_code, cells, status)
+    out = np.empty(K.MAX_PREDECESSORS, np.int64)
+    m = K.predecessors(cells, status, a, *geo.args(rules), out, np.empty(64, np.int64))
+    return [int(x) for x in out[:m]]
+
+
+def index_of(geo, position):
+    cells, status, a = state_of(position)
+    return int(K.encode(cells, status, a, geo.n, geo.offset))
+
+
+def test_state_counts():
+    # 15 cells: (15!/9! * 16 + 15!/10! * 16 + 15!/11! * 9) * 2, see samarra.solve
+    assert n_states(Rules()) == (3603600 * 16 + 360360 * 16 + 32760 * 9) * 2
+    assert n_states(Rules(length=4)) == (665280 * 16 + 95040 * 16 + 11880 * 9) * 2
+
+
+@pytest.mark.parametrize("length", [3, 4, 5])
+def test_index_round_trip(length):
+    rules = Rules(length=length)
+    geo = geometry(rules)
+    rng = np.random.default_rng(length)
+    cells, status = np.empty(6, np.int64), np.empty(4, np.int64)
+    for index in [0, geo.n_states - 1, *rng.integers(0, geo.n_states, 3000)]:
+        a = K.decode(index, geo.n, geo.block_start, geo.block_a, geo.block_code, cells, status)
+        live = cells[cells >= 0]
+        assert len(set(live.tolist())) == live.size and live.max() < geo.n
+        assert K.encode(cells, status, a, geo.n, geo.offset) == index
+
+
+@settings(max_examples=120, deadline=None)
+@given(SOLVER_KNOBS, st.integers(0, 80), st.integers(0, 2**32))
+def test_kernel_actions_match_the_engine(knobs, n_actions, seed):
+    rules = Rules(**knobs)
+    geo = geometry(rules)
+    p = random_play(rules, n_actions, seed)
+    if p.is_over:
+        return
+    cont, ends = set(), set()
+    for action in legal_actions(p):
+        q = apply_action(p, action)
+        if q.is_over:
+            ends.add(1 if q.winner == p.to_move else -1)
+        else:
+            cont.add(index_of(geo, q))
+    assert kernel_actions(rules, geo, index_of(geo, p)) == (cont, ends)
+
+
+@settings(max_examples=60, deadline=None)
+@given(SOLVER_KNOBS, st.integers(0, 2**32))
+def test_predecessors_invert_the_actions(knobs, seed):
+    rules = Rules(**knobs)
+    geo = geometry(rules)
+    rng = np.random.default_rng(seed)
+    for index in rng.integers(0, geo.n_states, 20):
+        index = int(index)
+        for q in kernel_actions(rules, geo, index)[0]:
+            assert index in kernel_predecessors(rules, geo, q)
+        for p in kernel_predecessors(rules, geo, index):
+            assert index in kernel_actions(rules, geo, p)[0]
+
+
+def _endgame(rules, seed, dead=(1, 5), used=(True, True)):
+    """A random position with one figure dead on each side."""
+    rng = random.Random(seed)
+    while True:
+        cells = rng.sample(range(rules.n_cells), 6)
+        for i in dead:
+            cells[i] = -1
+        m_used = tuple(cells[3 * s + 1] < 0 or used[s] for s in (0, 1))
+        # a dead figure means the enemy Death's power is used
+        d_used = tuple(cells[3 * s + 2] < 0 or used[s] or -1 in cells[3 - 3 * s : 6 - 3 * s]
+                       for s in (0, 1))
+        revealed = tuple(
+            c >= 0 and ((i % 3 == 1 and m_used[i // 3]) or (i % 3 == 2 and d_used[i // 3]))
+            for i, c in enumerate(cells)
+        )
+        p = Position(rules, tuple(cells), revealed, m_used, d_used, rng.randrange(2),
+                     rng.randrange(1, 3))
+        if legal_actions(p):
+            return p
+
+
+@pytest.mark.parametrize(
+    ("knobs", "dead", "used"),
+    [
+        ({"length": 3}, (1, 5), (True, True)),
+        ({"length": 3, "adjacency": "king", "auto_death": True}, (2, 4), (False, True)),
+        ({"length": 3, "win_on_arrival_only": True}, (2, 5), (True, True)),
+        pytest.param({"length": 4}, (2, 4), (True, True), marks=pytest.mark.slow),
+    ],
+)
+def test_table_matches_plain_minimax_on_endgames(knobs, dead, used, cache):
+    rules = Rules(**knobs)
+    table = solve(rules, directory=cache)
+    graph = explicit_graph([_endgame(rules, s, dead, used) for s in range(3)])
+    values = minimax_values(graph)
+    assert {v > 0 for v in values.values()} == {True, False}  # wins and non-wins both occur
+    for p, v in values.items():
+        assert table.raw(p) == v, str(p)
+
+
+@pytest.mark.parametrize("length", [3, 4])
+def test_table_satisfies_minimax_on_random_positions(length, table33, table34):
+    """Each random position's value is the best of its actions' values (engine-made)."""
+    table = table33 if length == 3 else table34
+    rng = random.Random(length)
+    checked = {"win": 0, "loss": 0, "draw": 0}
+    for i in range(400):
+        p = random_play(table.rules, rng.randrange(0, 60), i)
+        if p.is_over:
+            continue
+        v = table.value(p)
+        checked[v.outcome] += 1
+        children = table.action_values(p).values()
+        scores = [c.score for c in children]
+        if v.outcome == "win":
+            assert v.distance == min(c.distance for c in children if c.score == 1)
+        elif v.outcome == "loss":
+            assert max(scores) == -1 and v.distance == max(c.distance for c in children)
+        else:
+            assert max(scores, default=0) == 0
+    assert min(checked.values()) > 0
+
+
+def test_best_actions_keep_the_value(table33):
+    rng = random.Random(2)
+    for i in range(100):
+        p = random_play(table33.rules, rng.randrange(0, 40), i)
+        if p.is_over or not legal_actions(p):
+            continue
+        v = table33.value(p)
+        for a in table33.best_actions(p):
+            w = table33.action_values(p)[a]
+            assert (w.outcome, w.distance) == (v.outcome, v.distance)
+
+
+def test_optimal_play_wins_in_the_stated_number_of_actions(table33):
+    rules = table33.rules
+    for black in ("SMD", "DSM", "MDS"):
+        p = start_position(rules, black, "SDM")
+        v = table33.value(p)
+        if v.outcome == "draw":
+            continue
+        side = p.to_move if v.outcome == "win" else 1 - p.to_move
+        played = 0
+        while not p.is_over:
+            p = apply_action(p, table33.best_actions(p)[0])
+            played += 1
+        assert p.winner == side and played == v.distance
+
+
+def test_cache_is_reused_and_a_bad_file_is_rebuilt(tmp_path, monkeypatch):
+    solve_module = importlib.import_module("samarra.solve")
+
+    rules = Rules(length=3)
+    first = solve(rules, directory=tmp_path)
+    path = next(tmp_path.glob("*.npz"))
+    calls = []
+    real = solve_module._build
+    monkeypatch.setattr(solve_module, "_build", lambda r, g: calls.append(1) or real(r, g))
+    assert np.array_equal(solve(rules, directory=tmp_path).dist, first.dist) and not calls
+    # corrupt: flipped bytes, a truncated file, another rules key, a wrong checksum
+    raw = bytearray(path.read_bytes())
+    raw[len(raw) // 2] ^= 0xFF
+    path.write_bytes(bytes(raw))
+    assert load_table(path, rules, first.dist.size) is None
+    assert np.array_equal(solve(rules, directory=tmp_path).dist, first.dist) and len(calls) == 1
+    path.write_bytes(path.read_bytes()[:1000])
+    assert load_table(path, rules, first.dist.size) is None
+    save_table(path, Rules(length=3, adjacency="king"), first.dist)
+    assert load_table(path, rules, first.dist.size) is None
+    bad = first.dist.copy()
+    bad[0] += 1
+    save_table(path, rules, first.dist)
+    with np.load(path) as stored:
+        data = dict(stored)
+    data["dist"] = bad
+    np.savez(path, **data)
+    assert load_table(path, rules, first.dist.size) is None
+    solve(rules, directory=tmp_path)
+    assert len(calls) == 2
+
+
+def test_solve_refuses_rules_it_does_not_cover():
+    for knobs in ({"allow_pass": True}, {"no_repetition": True}, {"horizon": 10}):
+        with pytest.raises(ValueError, match=next(iter(knobs))):
+            solve(Rules(length=3, **knobs), cache=False)
+    with pytest.raises(TypeError):
+        solve("3x5")
+
+
+def test_value_rejects_a_position_of_another_board(table33):
+    with pytest.raises(ValueError, match="do not match"):
+        table33.value(start_position(Rules(length=4), "SMD", "SMD"))
+    with pytest.raises(ValueError, match="allow_pass"):
+        table33.value(start_position(Rules(length=3, allow_pass=True), "SMD", "SMD"))
+    won = replace(start_position(table33.rules, "SMD", "SMD"), winner=1)
+    assert table33.value(won).outcome == "loss"
+
+
+def test_one_thread_gives_the_same_table(table33, one_thread):
+    assert np.array_equal(solve(table33.rules, cache=False).dist, table33.dist)
