@@ -1,0 +1,440 @@
+"""Private numba kernels of Master & Commander: no validation, deterministic given inputs.
+
+The public wrappers (``race.py``, ``economy.py``) check arguments and build the
+C-ordered arrays these kernels read.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import prange
+
+from tabletop.draws import randbelow
+from tabletop.jit import jit, parallel_jit
+
+
+@jit
+def race_forward_kernel(buy, sell, g0, d0, s0, income, drain, win, cap, horizon):
+    """Most doublons a player can hold at the start of each turn, per (gold, stock).
+
+    ``best[t, g, s]`` is the largest purse at the start of turn ``t + 1`` over the
+    plans reaching gold ``g`` and stock ``s`` then without having won earlier
+    (``-1``: unreachable). Turn ``t + 1``: collect ``income[t]``, trade one signed
+    transaction, then the rivals take ``min(drain[t], stock)`` gold from the stock.
+    States with ``g >= win`` are wins and are not expanded.
+    """
+    n_g = buy.shape[0]
+    best = np.full((horizon + 1, n_g, n_g), -1, dtype=np.int64)
+    best[0, g0, s0] = d0
+    for t in range(horizon):
+        inc = income[t]
+        r = drain[t]
+        for g in range(min(win, n_g)):
+            for s in range(n_g):
+                d = best[t, g, s]
+                if d < 0:
+                    continue
+                d = d + inc
+                # sales: k = 1..min(cap, g)
+                for k in range(1, min(cap, g) + 1):
+                    s2 = s + k
+                    if s2 >= n_g:
+                        break
+                    d2 = d + sell[s, k]
+                    s3 = s2 - r if s2 > r else 0
+                    if d2 > best[t + 1, g - k, s3]:
+                        best[t + 1, g - k, s3] = d2
+                # pass and purchases: k = 0..min(cap, s), affordable
+                for k in range(0, min(cap, s) + 1):
+                    price = buy[s, k]
+                    if price > d:
+                        break
+                    g2 = g + k
+                    if g2 >= n_g:
+                        break
+                    s2 = s - k
+                    s3 = s2 - r if s2 > r else 0
+                    if d - price > best[t + 1, g2, s3]:
+                        best[t + 1, g2, s3] = d - price
+    return best
+
+
+@jit
+def race_table_kernel(buy, sell, d0, income, drain, win, cap, horizon, total):
+    """Winning turn (0: not within horizon) and purse left, for every start (g, s).
+
+    Starts are ``0 <= g < win`` and ``0 <= s <= total - g``; gold and stock move in
+    a space of ``total + 1`` values (``buy.shape[0] == total + 1``).
+    """
+    turns = np.zeros((win, total + 1), dtype=np.int64)
+    left = np.full((win, total + 1), -1, dtype=np.int64)
+    for g0 in range(win):
+        for s0 in range(total + 1 - g0):
+            best = race_forward_kernel(buy, sell, g0, d0, s0, income, drain, win, cap, horizon)
+            for t in range(1, horizon + 1):
+                top = -1
+                for g in range(win, buy.shape[0]):
+                    for s in range(buy.shape[0]):
+                        if best[t, g, s] > top:
+                            top = best[t, g, s]
+                if top >= 0:
+                    turns[g0, s0] = t + 1
+                    left[g0, s0] = top
+                    break
+    return turns, left
+
+
+# ---------------------------------------------------------------------------------------
+# Economy model. ``opts`` packs the rules' integers (indices below); per-player card data
+# is indexed by player, the state by seat (seat 0 plays first).
+O_WIN, O_CAP, O_EXPLORE, O_PILLAGE_GOLD, O_PILLAGE_DOUBLONS, O_LAUNCHER = 0, 1, 2, 3, 4, 5
+O_TAVERN, O_HAND, O_START_DOUBLONS, O_START_GOLD, O_START_STOCK, O_TO_COMPANY = 6, 7, 8, 9, 10, 11
+O_MAX_ROUNDS, O_SEAS = 12, 13
+N_OPTS = 14
+# crew card fields
+C_CONQUEST, C_COMMAND, C_VOTES, C_DIPLOMACY, C_COST = 0, 1, 2, 3, 4
+# strategy fields
+S_BUY_FROM, S_BUY_MAX_RATE, S_RESERVE, S_SELL_MIN_RATE, S_RAID_MARGIN, S_HIRE = 0, 1, 2, 3, 4, 5
+S_ATTACH_RESERVE = 6
+# adventure card fields and kinds
+A_KIND, A_VALUE, A_COST = 0, 1, 2
+KIND_OTHER, KIND_AGREEMENT, KIND_ATTACHMENT = 0, 1, 2
+
+
+@jit(inline="always")
+def _untapped_conquest(crew, pl, play_idx, play_tapped, play_n, s):
+    total = 0
+    for i in range(play_n[s]):
+        if play_tapped[s, i] == 0:
+            total += crew[pl, play_idx[s, i], C_CONQUEST]
+    return total
+
+
+@jit(inline="always")
+def _votes(crew, pl, play_idx, play_n, s):
+    total = 0
+    for i in range(play_n[s]):
+        total += crew[pl, play_idx[s, i], C_VOTES]
+    return total
+
+
+@jit(inline="always")
+def _next(order, s, ptr, length, lazy):
+    """The next card of a pile; with ``lazy`` the pile is shuffled as it is drawn
+    (partial Fisher-Yates: the card at ``ptr`` swaps with a uniform later one)."""
+    i = ptr[s]
+    if lazy:
+        j = i + randbelow(length - i)
+        tmp = order[s, i]
+        order[s, i] = order[s, j]
+        order[s, j] = tmp
+    ptr[s] = i + 1
+    return order[s, i]
+
+
+@jit(inline="always")
+def _draw(adv, adv_len, pl, adv_order, adv_ptr, s, held, held_n, att_held, att_n, hand, lazy):
+    """Draw the next adventure card; keep an agreement or an attachment (hand permitting)."""
+    a = _next(adv_order, s, adv_ptr, adv_len[pl], lazy)
+    if adv[pl, a, A_KIND] == KIND_AGREEMENT and held_n[s] + att_n[s] < hand:
+        held[s, held_n[s]] = a
+        held_n[s] += 1
+    elif adv[pl, a, A_KIND] == KIND_ATTACHMENT and held_n[s] + att_n[s] < hand:
+        att_held[s, att_n[s]] = a
+        att_n[s] += 1
+
+
+@jit
+def play_game(opts, rates, buy, sell, lair, crew, terr, terr_len, adv, adv_len, strat,
+              player_of_seat, crew_order, crew_len, terr_order, adv_order,
+              gold, doub, inc, held, held_n, tavern, tavern_n, crew_ptr, terr_ptr, adv_ptr,
+              play_idx, play_tapped, play_n, att_held, att_n, bonus, n_attached, seas,
+              record, traj_gold, traj_doub, traj_stock, lazy):
+    """Play one game from shuffled piles; return ``(winning seat, winning round)``.
+
+    Deterministic given the pile orders (``*_order[seat]`` are permutations of each
+    player's piles) when ``lazy`` is False; with ``lazy`` each pile is shuffled as it
+    is drawn from (the same law, fewer random draws). ``(-1, 0)``: nobody won within
+    ``opts[O_MAX_ROUNDS]`` rounds.
+    With ``record`` the purses and the stock at the start of every round are written
+    to ``traj_*[round]`` (rows after the end repeat the final state).
+    """
+    n = player_of_seat.shape[0]
+    win = opts[O_WIN]
+    cap = opts[O_CAP]
+    hand = opts[O_HAND]
+    stock = opts[O_START_STOCK]
+    top_stock = rates.shape[0] - 1
+    for s in range(n):
+        pl = player_of_seat[s]
+        gold[s] = opts[O_START_GOLD]
+        doub[s] = opts[O_START_DOUBLONS]
+        inc[s] = 0
+        held_n[s] = 0
+        att_n[s] = 0
+        bonus[s] = 0
+        n_attached[s] = 0
+        seas[s, 0] = 0
+        seas[s, 1] = 0
+        play_n[s] = 0
+        terr_ptr[s] = 0
+        tavern_n[s] = 0
+        crew_ptr[s] = 0
+        while tavern_n[s] < opts[O_TAVERN] and crew_ptr[s] < crew_len[pl]:
+            tavern[s, tavern_n[s]] = _next(crew_order, s, crew_ptr, crew_len[pl], lazy)
+            tavern_n[s] += 1
+        adv_ptr[s] = 0
+        while adv_ptr[s] < hand and adv_ptr[s] < adv_len[pl]:
+            _draw(adv, adv_len, pl, adv_order, adv_ptr, s, held, held_n, att_held, att_n, hand,
+                  lazy)
+    max_rounds = opts[O_MAX_ROUNDS]
+    winner = -1
+    win_round = 0
+    for r in range(1, max_rounds + 1):
+        if record:
+            traj_stock[r] = stock
+            for s in range(n):
+                traj_gold[r, s] = gold[s]
+                traj_doub[r, s] = doub[s]
+        for s in range(n):
+            pl = player_of_seat[s]
+            if gold[s] >= win:
+                winner = s
+                win_round = r
+                break
+            # 1. return to port; 2. collect
+            for i in range(play_n[s]):
+                play_tapped[s, i] = 0
+            doub[s] += lair[pl, 0] + inc[s]
+            # 4. main phase: preparation (attachments, within the crew's command) ...
+            command = 0
+            if att_n[s] > 0:
+                for i in range(play_n[s]):
+                    command += crew[pl, play_idx[s, i], C_COMMAND]
+            while att_n[s] > 0 and n_attached[s] < command:
+                a = att_held[s, 0]
+                if adv[pl, a, A_COST] > doub[s] - strat[pl, S_ATTACH_RESERVE]:
+                    break
+                doub[s] -= adv[pl, a, A_COST]
+                bonus[s] += adv[pl, a, A_VALUE]
+                n_attached[s] += 1
+                for j in range(1, att_n[s]):
+                    att_held[s, j - 1] = att_held[s, j]
+                att_n[s] -= 1
+            # ... a held agreement (needs an untapped diplomat) ...
+            if held_n[s] > 0:
+                launcher = -1
+                for i in range(play_n[s]):
+                    c = play_idx[s, i]
+                    if play_tapped[s, i] != 0 or crew[pl, c, C_DIPLOMACY] < 1:
+                        continue
+                    if launcher < 0 or (crew[pl, c, C_CONQUEST]
+                                        < crew[pl, play_idx[s, launcher], C_CONQUEST]):
+                        launcher = i
+                if launcher >= 0:
+                    play_tapped[s, launcher] = 1
+                    pro = _votes(crew, pl, play_idx, play_n, s) + opts[O_LAUNCHER]
+                    con = 0
+                    for t in range(n):
+                        if t != s:
+                            v = _votes(crew, player_of_seat[t], play_idx, play_n, t)
+                            if v > con:
+                                con = v
+                    value = adv[pl, held[s, 0], A_VALUE]
+                    for j in range(1, held_n[s]):
+                        held[s, j - 1] = held[s, j]
+                    held_n[s] -= 1
+                    if pro > con:
+                        inc[s] += value
+            # ... then a raid on the richest rival's lair, or else an exploration
+            att = _untapped_conquest(crew, pl, play_idx, play_tapped, play_n, s)
+            target = -1
+            for t in range(n if att > 0 else 0):
+                if t == s or (gold[t] == 0 and doub[t] == 0):
+                    continue
+                if target < 0 or gold[t] > gold[target] or (
+                        gold[t] == gold[target] and doub[t] > doub[target]):
+                    target = t
+            raided = False
+            if target >= 0 and att > 0:
+                pt = player_of_seat[target]
+                dfn = _untapped_conquest(crew, pt, play_idx, play_tapped, play_n, target)
+                dfn += lair[pt, 1] + bonus[target]
+                att_total = att + bonus[s]
+                if att_total - dfn >= strat[pl, S_RAID_MARGIN]:
+                    att = att_total
+                    raided = True
+                    if att > dfn:
+                        if gold[target] >= opts[O_PILLAGE_GOLD] and opts[O_PILLAGE_GOLD] > 0:
+                            gold[target] -= opts[O_PILLAGE_GOLD]
+                            gold[s] += opts[O_PILLAGE_GOLD]
+                        else:
+                            take = min(opts[O_PILLAGE_DOUBLONS], doub[target])
+                            doub[target] -= take
+                            doub[s] += take
+                        for i in range(play_n[s]):
+                            play_tapped[s, i] = 1
+                    else:
+                        diff = dfn - att
+                        victim = -1
+                        for i in range(play_n[s]):
+                            if play_tapped[s, i] == 0:
+                                cmd = crew[pl, play_idx[s, i], C_COMMAND]
+                                if cmd <= diff and (victim < 0 or cmd > crew[
+                                        pl, play_idx[s, victim], C_COMMAND]):
+                                    victim = i
+                        for i in range(play_n[s]):
+                            play_tapped[s, i] = 1
+                        if victim >= 0:
+                            for j in range(victim + 1, play_n[s]):
+                                play_idx[s, j - 1] = play_idx[s, j]
+                                play_tapped[s, j - 1] = play_tapped[s, j]
+                            play_n[s] -= 1
+            if not raided and att > opts[O_EXPLORE] and terr_ptr[s] < terr_len[pl]:
+                total = 0
+                for i in range(play_n[s]):
+                    if total > opts[O_EXPLORE]:
+                        break
+                    if play_tapped[s, i] == 0:
+                        play_tapped[s, i] = 1
+                        total += crew[pl, play_idx[s, i], C_CONQUEST]
+                t = _next(terr_order, s, terr_ptr, terr_len[pl], lazy)
+                inc[s] += terr[pl, t, 0]
+                sea = terr[pl, t, 1]
+                if sea >= 0 and (seas[s, 0] >> sea) & 1 == 0:
+                    seas[s, 0] |= 1 << sea
+                    seas[s, 1] += 1
+                    if opts[O_SEAS] > 0 and seas[s, 1] >= opts[O_SEAS]:
+                        winner = s  # the seven seas: an immediate win
+                        win_round = r
+                        break
+            # 5. trade: one transaction
+            rate = rates[stock]
+            bought = False
+            if gold[s] < win and r >= strat[pl, S_BUY_FROM] and rate <= strat[pl, S_BUY_MAX_RATE]:
+                k = min(cap, stock)
+                while k > 0 and buy[stock, k] > doub[s] - strat[pl, S_RESERVE]:
+                    k -= 1
+                if k > 0:
+                    doub[s] -= buy[stock, k]
+                    gold[s] += k
+                    stock -= k
+                    bought = True
+            if not bought and gold[s] > 0 and rate >= strat[pl, S_SELL_MIN_RATE] \
+                    and stock < top_stock:
+                doub[s] += sell[stock, 1]
+                gold[s] -= 1
+                stock += 1
+            # 6. recruitment, paid in gold, then refill the tavern
+            while play_n[s] < strat[pl, S_HIRE] and gold[s] < win:
+                pick = -1
+                for j in range(tavern_n[s]):
+                    if crew[pl, tavern[s, j], C_COST] <= gold[s]:
+                        pick = j
+                        break
+                if pick < 0:
+                    break
+                c = tavern[s, pick]
+                cost = crew[pl, c, C_COST]
+                gold[s] -= cost
+                if opts[O_TO_COMPANY]:
+                    stock = min(stock + cost, top_stock)
+                play_idx[s, play_n[s]] = c
+                play_tapped[s, play_n[s]] = 0
+                play_n[s] += 1
+                for j in range(pick + 1, tavern_n[s]):
+                    tavern[s, j - 1] = tavern[s, j]
+                tavern_n[s] -= 1
+            while tavern_n[s] < opts[O_TAVERN] and crew_ptr[s] < crew_len[pl]:
+                tavern[s, tavern_n[s]] = _next(crew_order, s, crew_ptr, crew_len[pl], lazy)
+                tavern_n[s] += 1
+            # 7. end of turn: one new adventure card (agreements are kept)
+            if adv_ptr[s] < adv_len[pl]:
+                _draw(adv, adv_len, pl, adv_order, adv_ptr, s, held, held_n, att_held, att_n, hand,
+                  lazy)
+        if winner >= 0:
+            break
+    if record:
+        last = win_round if winner >= 0 else max_rounds
+        for r in range(last + 1, max_rounds + 1):
+            traj_stock[r] = traj_stock[last]
+            for s in range(n):
+                traj_gold[r, s] = traj_gold[last, s]
+                traj_doub[r, s] = traj_doub[last, s]
+    return winner, win_round
+
+
+@parallel_jit
+def simulate_games_kernel(seeds, chunk_size, n_games, rotate, record, opts, rates, buy, sell,
+                          lair, crew, crew_len, terr, terr_len, adv, adv_len, strat):
+    """Play ``n_games`` games; chunk ``c`` seeds its generator with ``seeds[c]``.
+
+    Game ``g`` seats player ``(s + g) % n`` at seat ``s`` when ``rotate`` (player ``s``
+    otherwise). Returns winning seat, winning player, winning round per game, and the
+    per-round trajectories (shape ``(n_games, rounds + 1, n)``; empty unless ``record``).
+    """
+    n = lair.shape[0]
+    rounds = opts[O_MAX_ROUNDS]
+    win_seat = np.full(n_games, -1, dtype=np.int64)
+    win_player = np.full(n_games, -1, dtype=np.int64)
+    win_round = np.zeros(n_games, dtype=np.int64)
+    m = n_games if record else 0
+    traj_gold = np.zeros((m, rounds + 1, n), dtype=np.int16)
+    traj_doub = np.zeros((m, rounds + 1, n), dtype=np.int32)
+    traj_stock = np.zeros((m, rounds + 1), dtype=np.int16)
+    scratch_g = np.zeros((rounds + 1, n), dtype=np.int16)
+    scratch_s = np.zeros(rounds + 1, dtype=np.int16)
+    max_crew = crew.shape[1]
+    for c in prange(seeds.shape[0]):
+        np.random.seed(seeds[c])
+        player_of_seat = np.zeros(n, dtype=np.int64)
+        crew_order = np.zeros((n, max_crew), dtype=np.int64)
+        terr_order = np.zeros((n, terr.shape[1]), dtype=np.int64)
+        adv_order = np.zeros((n, adv.shape[1]), dtype=np.int64)
+        gold = np.zeros(n, dtype=np.int64)
+        doub = np.zeros(n, dtype=np.int64)
+        inc = np.zeros(n, dtype=np.int64)
+        held = np.zeros((n, opts[O_HAND] + 1), dtype=np.int64)
+        held_n = np.zeros(n, dtype=np.int64)
+        tavern = np.zeros((n, opts[O_TAVERN] + 1), dtype=np.int64)
+        tavern_n = np.zeros(n, dtype=np.int64)
+        crew_ptr = np.zeros(n, dtype=np.int64)
+        terr_ptr = np.zeros(n, dtype=np.int64)
+        adv_ptr = np.zeros(n, dtype=np.int64)
+        play_idx = np.zeros((n, max_crew), dtype=np.int64)
+        play_tapped = np.zeros((n, max_crew), dtype=np.int64)
+        play_n = np.zeros(n, dtype=np.int64)
+        att_held = np.zeros((n, opts[O_HAND] + 1), dtype=np.int64)
+        att_n = np.zeros(n, dtype=np.int64)
+        bonus = np.zeros(n, dtype=np.int64)
+        n_attached = np.zeros(n, dtype=np.int64)
+        seas = np.zeros((n, 2), dtype=np.int64)
+        own_g = scratch_g.copy()
+        own_d = np.zeros((rounds + 1, n), dtype=np.int32)
+        own_s = scratch_s.copy()
+        stop = min((c + 1) * chunk_size, n_games)
+        for g in range(c * chunk_size, stop):
+            for s in range(n):
+                pl = (s + g) % n if rotate else s
+                player_of_seat[s] = pl
+                for i in range(crew_len[pl]):
+                    crew_order[s, i] = i
+                for i in range(terr_len[pl]):
+                    terr_order[s, i] = i
+                for i in range(adv_len[pl]):
+                    adv_order[s, i] = i
+            if record:
+                tg, td, ts = traj_gold[g], traj_doub[g], traj_stock[g]
+            else:
+                tg, td, ts = own_g, own_d, own_s
+            seat, rnd = play_game(opts, rates, buy, sell, lair, crew, terr, terr_len, adv,
+                                  adv_len, strat, player_of_seat, crew_order, crew_len,
+                                  terr_order, adv_order, gold, doub, inc, held, held_n,
+                                  tavern, tavern_n, crew_ptr, terr_ptr, adv_ptr, play_idx,
+                                  play_tapped, play_n, att_held, att_n, bonus, n_attached,
+                                  seas, record, tg, td, ts, True)
+            win_seat[g] = seat
+            win_round[g] = rnd
+            if seat >= 0:
+                win_player[g] = player_of_seat[seat]
+    return win_seat, win_player, win_round, traj_gold, traj_doub, traj_stock

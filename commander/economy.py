@@ -1,0 +1,374 @@
+"""The economy model: 2-5 players' purses turn by turn, simulated with numba.
+
+Each player brings a deck (lair income and value, a crew pile, an exploration pile,
+an adventure deck whose agreements yield income and whose items and supports give a
+conquest bonus; all from card data, see ``commander.cards``) and a :class:`Strategy`.
+The turn is the one of ``commander.engine`` (RULES.md §4 phases: collect, main phase
+with attachments, an agreement, a raid or an exploration, one transaction,
+recruitment paid in gold, one new card). The game is deterministic once the piles
+are shuffled, so a game's randomness is the order of each player's three piles
+(shuffled as they are drawn from: partial Fisher-Yates);
+games are cut into chunks of ``chunk_size``, chunk ``c`` seeded by the ``c``-th
+child of ``seed`` (``tabletop.seeding.chunk_seeds``): results do not depend on the
+number of threads.
+
+Outputs: the winning seat, player and round of every game (:class:`EconomyResult`)
+and, on request, the purses and the stock at the start of every round, summarised by
+:func:`economy_curves`, :func:`win_turns`, :func:`seat_advantage` and
+:func:`strategy_wins`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import astuple, dataclass, fields
+
+import numpy as np
+import pandas as pd
+
+from commander import _kernels as K
+from commander.cards import ADVENTURE_TYPES, CardSet, Deck
+from commander.market import market_arrays
+from commander.rules import Rules
+from tabletop.seeding import check_count, chunk_seeds
+from tabletop.stats import proportion_ci
+
+DEFAULT_CHUNK = 1 << 12
+#: Adventure cards played as attachments; their conquest bonus counts in raids.
+ATTACHMENT_TYPES = ("item", "support")
+DEFAULT_ROUNDS = 60
+
+
+@dataclass(frozen=True)
+class Strategy:
+    """When to buy, sell, raid and how much crew to hire.
+
+    Parameters
+    ----------
+    buy_from_turn : int
+        First turn (round) the player buys gold (default 1).
+    buy_max_rate : int
+        Buys only when the rate is at most this (default 6: always).
+    buy_reserve : int
+        Doublons kept back when buying (default 0).
+    sell_min_rate : int
+        Sells one gold when not buying and the rate is at least this (default 99: never).
+    raid_margin : float
+        Raids when attack - defence >= this (default 1: only sure wins; ``inf``: never).
+    hire_target : int
+        Crew size the player recruits up to (default 3).
+    attach_reserve : int
+        Doublons kept back when playing attachments (default 0; a large value: never).
+
+    Examples
+    --------
+    >>> Strategy(hire_target=0).hire_target
+    0
+    """
+
+    buy_from_turn: int = 1
+    buy_max_rate: int = 6
+    buy_reserve: int = 0
+    sell_min_rate: int = 99
+    raid_margin: float = 1.0
+    hire_target: int = 3
+    attach_reserve: int = 0
+
+    def __post_init__(self):
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, bool) or not isinstance(value, int | float | np.integer):
+                raise TypeError(f"{f.name} must be a number, got {value!r}")
+            if f.name != "raid_margin" and (value != int(value) or value < 0):
+                raise ValueError(f"{f.name} must be an int >= 0, got {value!r}")
+
+
+def _deck_parts(deck: Deck, cards: CardSet, rules: Rules, sea_codes: dict):
+    frame = deck.counts(cards)
+    lairs = frame[frame["type"] == "lair"]
+    if len(lairs) != 1 or lairs["copies"].iloc[0] != 1:
+        raise ValueError(f"deck {deck.name!r} must hold exactly one lair to play")
+    faction = lairs["faction"].iloc[0]
+    crew = []
+    for _, row in frame[frame["type"] == "character"].iterrows():
+        foreign = row["faction"] not in (faction, "independent")
+        cost = rules.recruit_gold + (rules.foreign_extra_gold if foreign else 0)
+        votes = rules.rank_votes(row["rank"]) + int(row["votes"])
+        crew += [(row["conquest"], row["command"], votes, row["diplomacy"], cost)] * row["copies"]
+    terr = []
+    for _, row in frame[frame["type"] == "territory"].iterrows():
+        terr += [(row["income"], sea_codes.get(row["sea"], -1))] * row["copies"]
+    adv = []
+    for _, row in frame[frame["type"].isin(ADVENTURE_TYPES)].iterrows():
+        if row["type"] == "agreement":
+            card = (K.KIND_AGREEMENT, row["income"], row["cost"])
+        elif row["type"] in ATTACHMENT_TYPES and row["bonus_conquest"] > 0:
+            card = (K.KIND_ATTACHMENT, row["bonus_conquest"], row["cost"])
+        else:
+            card = (K.KIND_OTHER, 0, 0)
+        adv += [card] * row["copies"]
+    lair = (int(lairs["income"].iloc[0]), int(lairs["value"].iloc[0]))
+    return lair, crew, terr, adv
+
+
+def kernel_inputs(rules: Rules, decks, cards: CardSet, strategies, max_rounds: int) -> dict:
+    """The arrays the economy kernels read, one row per player (see ``engine``)."""
+    n = len(decks)
+    if n != rules.n_players:
+        raise ValueError(f"decks must hold one deck per player (n_players="
+                         f"{rules.n_players}), got {n}")
+    if len(strategies) != n:
+        raise ValueError(f"strategies must hold one Strategy per player ({n}), "
+                         f"got {len(strategies)}")
+    for i, s in enumerate(strategies):
+        if not isinstance(s, Strategy):
+            raise TypeError(f"strategies[{i}] must be a Strategy, got {type(s).__name__}")
+    max_rounds = check_count("max_rounds", max_rounds, 1)
+    if max_rounds > 1000:
+        raise ValueError(f"max_rounds must be <= 1000, got {max_rounds}")
+    seas = sorted(set(cards.of_type("territory")["sea"]) - {""})
+    if rules.seven_seas and len(seas) < 7:
+        raise ValueError(f"seven_seas needs card data naming at least 7 seas, "
+                         f"{cards.source} names {len(seas)}: {seas}")
+    if len(seas) > 62:
+        raise ValueError(f"the economy model tracks at most 62 seas, {cards.source} names "
+                         f"{len(seas)}")
+    sea_codes = {name: i for i, name in enumerate(seas)}
+    parts = [_deck_parts(d, cards, rules, sea_codes) for d in decks]
+    width = [max(1, max(len(p[i]) for p in parts)) for i in (1, 2, 3)]
+    crew = np.zeros((n, width[0], 5), dtype=np.int64)
+    terr = np.zeros((n, width[1], 2), dtype=np.int64)
+    adv = np.zeros((n, width[2], 3), dtype=np.int64)
+    for i, (_, c, t, a) in enumerate(parts):
+        if c:
+            crew[i, : len(c)] = c
+        if t:
+            terr[i, : len(t)] = t
+        if a:
+            adv[i, : len(a)] = a
+    opts = np.zeros(K.N_OPTS, dtype=np.int64)
+    opts[K.O_SEAS] = 7 if rules.seven_seas else 0
+    opts[[K.O_WIN, K.O_CAP, K.O_EXPLORE, K.O_PILLAGE_GOLD, K.O_PILLAGE_DOUBLONS, K.O_LAUNCHER,
+          K.O_TAVERN, K.O_HAND, K.O_START_DOUBLONS, K.O_START_GOLD, K.O_START_STOCK,
+          K.O_TO_COMPANY, K.O_MAX_ROUNDS]] = [
+        rules.win_gold, rules.max_gold_per_transaction, rules.explore_threshold,
+        rules.pillage_gold, rules.pillage_doublons, rules.launcher_bonus, rules.tavern_size,
+        rules.hand_size, rules.start_doublons, rules.start_gold, rules.start_stock,
+        int(rules.recruit_gold_to_company), max_rounds]
+    buy, sell = market_arrays(rules, rules.total_gold)
+    return {
+        "opts": opts,
+        "rates": np.ascontiguousarray(rules.rates[: rules.total_gold + 1]),
+        "buy": buy, "sell": sell,
+        "lair": np.array([p[0] for p in parts], dtype=np.int64),
+        "crew": crew, "crew_len": np.array([len(p[1]) for p in parts], dtype=np.int64),
+        "terr": terr, "terr_len": np.array([len(p[2]) for p in parts], dtype=np.int64),
+        "adv": adv, "adv_len": np.array([len(p[3]) for p in parts], dtype=np.int64),
+        "strat": np.array([astuple(s) for s in strategies], dtype=np.float64),
+    }
+
+
+@dataclass(frozen=True)
+class EconomyResult:
+    """Simulated games.
+
+    Attributes
+    ----------
+    win_seat, win_player, win_round : numpy.ndarray
+        Per game (``-1`` / ``0`` when nobody won within ``max_rounds``).
+    gold, doublons : numpy.ndarray or None
+        ``(games, rounds, players)`` purses by *seat* at the start of rounds 1..R.
+    stock : numpy.ndarray or None
+        ``(games, rounds)`` Company stock at the start of rounds 1..R.
+    rules : Rules
+    """
+
+    win_seat: np.ndarray
+    win_player: np.ndarray
+    win_round: np.ndarray
+    gold: np.ndarray | None
+    doublons: np.ndarray | None
+    stock: np.ndarray | None
+    rules: Rules
+
+
+def simulate_economy(
+    rules: Rules, decks, cards: CardSet, strategies=None, n: int = 10_000, seed=None,
+    rotate: bool = True, record: bool = True, max_rounds: int = DEFAULT_ROUNDS,
+    chunk_size: int = DEFAULT_CHUNK,
+) -> EconomyResult:
+    """Simulate ``n`` games of the economy model.
+
+    Parameters
+    ----------
+    rules : Rules
+    decks : sequence of Deck
+        One per player (``rules.n_players``).
+    cards : CardSet
+    strategies : sequence of Strategy, optional
+        One per player (default: ``Strategy()`` for all).
+    n : int
+        Games.
+    seed : None, int, SeedSequence or Generator
+    rotate : bool
+        Game ``g`` seats player ``(s + g) % n_players`` at seat ``s`` (so every player
+        sits everywhere equally often); else player ``s`` always sits at seat ``s``.
+    record : bool
+        Keep per-round purses and stock (needed by :func:`economy_curves`).
+    max_rounds : int
+        Games still running after this many rounds count as unfinished.
+    chunk_size : int
+        Games per parallel chunk (part of what the seed reproduces).
+
+    Examples
+    --------
+    >>> from commander.cards import load_cards, load_decks
+    >>> cards = load_cards(); d = load_decks(cards=cards)
+    >>> res = simulate_economy(Rules(), [d["spanish_sample"], d["ghost_sample"]], cards,
+    ...                        n=200, seed=1)
+    >>> res.win_round.shape, res.gold.shape[1:]
+    ((200,), (60, 2))
+    """
+    n = check_count("n", n)
+    chunk_size = check_count("chunk_size", chunk_size, 1)
+    strategies = [Strategy()] * len(decks) if strategies is None else list(strategies)
+    data = kernel_inputs(rules, list(decks), cards, strategies, max_rounds)
+    seeds = chunk_seeds(seed, -(-n // chunk_size))
+    seat, player, rnd, tg, td, ts = K.simulate_games_kernel(
+        seeds, chunk_size, n, bool(rotate), bool(record), **data)
+    return EconomyResult(
+        win_seat=seat, win_player=player, win_round=rnd,
+        gold=tg[:, 1:, :] if record else None,
+        doublons=td[:, 1:, :] if record else None,
+        stock=ts[:, 1:] if record else None,
+        rules=rules,
+    )
+
+
+def economy_curves(result: EconomyResult, quantiles=(0.1, 0.5, 0.9)) -> pd.DataFrame:
+    """Mean and quantiles per round of gold, leader's gold, doublons, stock and rate.
+
+    ``gold`` and ``doublons`` pool every seat; ``leader_gold`` is the most gold of
+    any seat; a finished game keeps its final values. ``running`` is the share of
+    games not yet won at the start of the round.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Index ``round``; columns ``(quantity, statistic)``.
+
+    Examples
+    --------
+    >>> from commander.cards import load_cards, load_decks
+    >>> cards = load_cards(); d = load_decks(cards=cards)
+    >>> res = simulate_economy(Rules(), [d["spanish_sample"], d["ghost_sample"]], cards,
+    ...                        n=100, seed=1)
+    >>> float(economy_curves(res).loc[1, ("stock", "mean")])   # 8 + 1 per player
+    10.0
+    """
+    if result.gold is None:
+        raise ValueError("result has no trajectories: simulate with record=True")
+    rates = result.rules.rates
+    series = {
+        "gold": result.gold.reshape(result.gold.shape[0], result.gold.shape[1], -1),
+        "leader_gold": result.gold.max(axis=2)[..., None],
+        "doublons": result.doublons,
+        "stock": result.stock[..., None],
+        "rate": rates[np.minimum(result.stock, rates.shape[0] - 1)][..., None],
+    }
+    columns = {}
+    for name, values in series.items():
+        flat = values.transpose(1, 0, 2).reshape(values.shape[1], -1).astype(np.float64)
+        columns[(name, "mean")] = flat.mean(axis=1)
+        for q in quantiles:
+            columns[(name, f"q{round(q * 100):02d}")] = np.quantile(flat, q, axis=1)
+    rounds = np.arange(1, result.gold.shape[1] + 1)
+    won = result.win_round[None, :]
+    columns[("running", "share")] = ((won == 0) | (won >= rounds[:, None])).mean(axis=1)
+    frame = pd.DataFrame(columns, index=pd.Index(rounds, name="round"))
+    frame.columns = pd.MultiIndex.from_tuples(frame.columns, names=["quantity", "statistic"])
+    return frame
+
+
+def win_turns(result: EconomyResult) -> pd.Series:
+    """Share of games won at each round (index ``round``; round 0: nobody won).
+
+    Examples
+    --------
+    >>> from commander.cards import load_cards, load_decks
+    >>> cards = load_cards(); d = load_decks(cards=cards)
+    >>> res = simulate_economy(Rules(), [d["spanish_sample"], d["ghost_sample"]], cards,
+    ...                        n=100, seed=1)
+    >>> round(float(win_turns(res).sum()), 12)
+    1.0
+    """
+    counts = pd.Series(result.win_round).value_counts().sort_index()
+    counts.index.name = "round"
+    return (counts / len(result.win_round)).rename("share")
+
+
+def _shares(labels: np.ndarray, n_groups: int, name: str) -> pd.DataFrame:
+    total = len(labels)
+    rows = []
+    for g in range(n_groups):
+        wins = int((labels == g).sum())
+        low, high = proportion_ci(wins, total) if total else (np.nan, np.nan)
+        rows.append((wins, wins / total if total else np.nan, low, high))
+    frame = pd.DataFrame(rows, columns=["wins", "share", "ci_low", "ci_high"])
+    frame.index.name = name
+    return frame
+
+
+def seat_advantage(result: EconomyResult) -> pd.DataFrame:
+    """Wins and win share by seat (0 plays first) with 95 % Wilson intervals.
+
+    Examples
+    --------
+    >>> from commander.cards import load_cards, load_decks
+    >>> cards = load_cards(); d = load_decks(cards=cards)
+    >>> res = simulate_economy(Rules(), [d["spanish_sample"], d["ghost_sample"]], cards,
+    ...                        n=100, seed=1)
+    >>> list(seat_advantage(res).columns)
+    ['wins', 'share', 'ci_low', 'ci_high']
+    """
+    return _shares(result.win_seat, result.rules.n_players, "seat")
+
+
+def strategy_wins(result: EconomyResult) -> pd.DataFrame:
+    """Wins and win share by player (deck + strategy) with 95 % Wilson intervals.
+
+    Examples
+    --------
+    >>> from commander.cards import load_cards, load_decks
+    >>> cards = load_cards(); d = load_decks(cards=cards)
+    >>> res = simulate_economy(Rules(), [d["spanish_sample"], d["ghost_sample"]], cards,
+    ...                        n=100, seed=1)
+    >>> int(strategy_wins(res)["wins"].sum()) == int((res.win_round > 0).sum())
+    True
+    """
+    return _shares(result.win_player, result.rules.n_players, "player")
+
+
+def play_from_orders(data: dict, player_of_seat, crew_order, terr_order, adv_order):
+    """One game of the numba kernel from given pile orders (the layout of
+    ``engine.random_orders``): ``(winning seat, winning round, gold, doublons, stock)``,
+    the last three per round ``1..max_rounds`` as in :class:`EconomyResult`."""
+    n = len(player_of_seat)
+    rounds = int(data["opts"][K.O_MAX_ROUNDS])
+    hand = int(data["opts"][K.O_HAND]) + 1
+    width = data["crew"].shape[1]
+
+    def z(*shape):
+        return np.zeros(shape, dtype=np.int64)
+
+    tg = np.zeros((rounds + 1, n), dtype=np.int16)
+    td = np.zeros((rounds + 1, n), dtype=np.int32)
+    ts = np.zeros(rounds + 1, dtype=np.int16)
+    seat, rnd = K.play_game(
+        data["opts"], data["rates"], data["buy"], data["sell"], data["lair"], data["crew"],
+        data["terr"], data["terr_len"], data["adv"], data["adv_len"], data["strat"],
+        np.asarray(player_of_seat, dtype=np.int64), np.ascontiguousarray(crew_order),
+        data["crew_len"], np.ascontiguousarray(terr_order), np.ascontiguousarray(adv_order),
+        z(n), z(n), z(n), z(n, hand), z(n), z(n, int(data["opts"][K.O_TAVERN]) + 1), z(n),
+        z(n), z(n), z(n), z(n, width), z(n, width), z(n), z(n, hand), z(n), z(n), z(n),
+        z(n, 2), True, tg, td, ts, False)
+    return int(seat), int(rnd), tg[1:], td[1:], ts[1:]

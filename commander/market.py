@@ -1,0 +1,198 @@
+"""The gold market of the East India Company (RULES.md §4, exact rules).
+
+The rate (ICROE) depends on the Company's stock ``s`` through the bands of
+``Rules.exchange_rates``. A transaction moves ``k <= max_gold_per_transaction`` gold
+one at a time and the rate is updated after each move, so
+
+* buying ``k`` gold from stock ``s`` costs ``sum(rate(s - i) for i in 0..k-1)``
+  (``k <= s``: one cannot buy more than the stock holds);
+* selling ``k`` gold into stock ``s`` pays ``sum(rate(s + i) for i in 0..k-1)`` when
+  ``sale_price == "before"`` (each gold priced before it moves, the literal reading),
+  ``sum(rate(s + i + 1) ...)`` when ``"after"``.
+
+RULES.md's examples: buying 3 from a stock of 10 costs 2 + 3 + 3 = 8; selling 2 into
+a stock of 3 pays 5 + 4 = 9. A transaction is signed: ``k > 0`` buys, ``k < 0``
+sells, ``k = 0`` passes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from commander.rules import Rules, _check_int
+
+
+def _rate(rules: Rules, stock: int) -> int:
+    rates = rules.rates
+    return int(rates[stock]) if stock < rates.shape[0] else int(rates[-1])
+
+
+def buy_steps(rules: Rules, stock: int, k: int) -> tuple[int, ...]:
+    """Price of each gold of a purchase of ``k`` gold from ``stock``, in order.
+
+    Examples
+    --------
+    >>> buy_steps(Rules(), 10, 3)   # RULES.md: 2 + 3 + 3
+    (2, 3, 3)
+    """
+    stock = _check_int("stock", stock, 0)
+    k = _check_int("k", k, 0, rules.max_gold_per_transaction)
+    if k > stock:
+        raise ValueError(f"k must be <= stock={stock} (one cannot buy more gold than the "
+                         f"Company holds), got {k}")
+    return tuple(_rate(rules, stock - i) for i in range(k))
+
+
+def sell_steps(rules: Rules, stock: int, k: int) -> tuple[int, ...]:
+    """Payment for each gold of a sale of ``k`` gold into ``stock``, in order.
+
+    Examples
+    --------
+    >>> sell_steps(Rules(), 3, 2)   # RULES.md: 5 + 4
+    (5, 4)
+    >>> sell_steps(Rules(sale_price="after"), 3, 2)
+    (4, 4)
+    """
+    stock = _check_int("stock", stock, 0)
+    k = _check_int("k", k, 0, rules.max_gold_per_transaction)
+    shift = 0 if rules.sale_price == "before" else 1
+    return tuple(_rate(rules, stock + i + shift) for i in range(k))
+
+
+def buy_price(rules: Rules, stock: int, k: int) -> int:
+    """Doublons paid to buy ``k`` gold from a stock of ``stock``.
+
+    Examples
+    --------
+    >>> buy_price(Rules(), 10, 3)
+    8
+    """
+    return sum(buy_steps(rules, stock, k))
+
+
+def sell_price(rules: Rules, stock: int, k: int) -> int:
+    """Doublons received for selling ``k`` gold into a stock of ``stock``.
+
+    Examples
+    --------
+    >>> sell_price(Rules(), 3, 2)
+    9
+    """
+    return sum(sell_steps(rules, stock, k))
+
+
+def legal_transactions(rules: Rules, gold: int, doublons: int, stock: int) -> list[int]:
+    """Signed transactions open to a player, sorted: sells < 0, pass 0, buys > 0.
+
+    A buy of ``k`` needs ``k <= stock`` and ``buy_price <= doublons``; a sale of ``k``
+    needs ``k <= gold``.
+
+    Examples
+    --------
+    >>> legal_transactions(Rules(), gold=1, doublons=5, stock=10)
+    [-1, 0, 1, 2]
+    """
+    gold = _check_int("gold", gold, 0)
+    doublons = _check_int("doublons", doublons, 0)
+    stock = _check_int("stock", stock, 0)
+    cap = rules.max_gold_per_transaction
+    out = [-k for k in range(min(cap, gold), 0, -1)] + [0]
+    for k in range(1, min(cap, stock) + 1):
+        if buy_price(rules, stock, k) > doublons:
+            break
+        out.append(k)
+    return out
+
+
+def transact(rules: Rules, gold: int, doublons: int, stock: int, k: int) -> tuple[int, int, int]:
+    """Apply the signed transaction ``k``; return ``(gold, doublons, stock)`` after it.
+
+    Raises ValueError when ``k`` is not legal (see :func:`legal_transactions`).
+
+    Examples
+    --------
+    >>> transact(Rules(), gold=0, doublons=10, stock=10, k=3)
+    (3, 2, 7)
+    >>> transact(Rules(), gold=2, doublons=0, stock=3, k=-2)
+    (0, 9, 5)
+    """
+    k = _check_int("k", k, -rules.max_gold_per_transaction, rules.max_gold_per_transaction)
+    legal = legal_transactions(rules, gold, doublons, stock)
+    if k not in legal:
+        raise ValueError(f"transaction k={k} is illegal with gold={gold}, doublons={doublons}, "
+                         f"stock={stock}: legal are {legal}")
+    if k >= 0:
+        return gold + k, doublons - buy_price(rules, stock, k), stock - k
+    return gold + k, doublons + sell_price(rules, stock, -k), stock - k
+
+
+def price_table(rules: Rules, max_stock: int | None = None) -> pd.DataFrame:
+    """Rate and the price of buying / selling 1..cap gold, for every stock.
+
+    Parameters
+    ----------
+    rules : Rules
+    max_stock : int, optional
+        Largest stock shown (default: the gold in the game, ``rules.total_gold``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Index ``stock``; columns ``rate``, ``buy_k`` and ``sell_k`` for
+        ``k = 1..max_gold_per_transaction`` (``buy_k`` is missing when ``k > stock``).
+
+    Examples
+    --------
+    >>> price_table(Rules()).loc[10, ["rate", "buy_3"]].tolist()
+    [2, 8]
+    """
+    top = rules.total_gold if max_stock is None else _check_int("max_stock", max_stock, 0)
+    cap = rules.max_gold_per_transaction
+    rows = []
+    for s in range(top + 1):
+        row = {"rate": _rate(rules, s)}
+        for k in range(1, cap + 1):
+            row[f"buy_{k}"] = buy_price(rules, s, k) if k <= s else pd.NA
+        for k in range(1, cap + 1):
+            row[f"sell_{k}"] = sell_price(rules, s, k)
+        rows.append(row)
+    frame = pd.DataFrame(rows, index=pd.RangeIndex(top + 1, name="stock")).astype("Int64")
+    frame.columns.name = "figure"
+    return frame
+
+
+def round_trips(rules: Rules, max_stock: int | None = None) -> pd.Series:
+    """Doublons gained by selling one gold into ``stock`` and buying it back next turn.
+
+    With no one else trading in between, the sale moves the stock to ``stock + 1``
+    and the purchase back to ``stock``: gain ``sell_price(s, 1) - buy_price(s + 1, 1)``.
+    Under ``sale_price="before"`` this is ``rate(s) - rate(s + 1)``, positive at the
+    top of a band; under ``"after"`` it is always 0.
+
+    Examples
+    --------
+    >>> int(round_trips(Rules()).loc[3])   # sell into 3 for 5, buy from 4 for 4
+    1
+    """
+    top = rules.total_gold if max_stock is None else _check_int("max_stock", max_stock, 0)
+    gains = [sell_price(rules, s, 1) - buy_price(rules, s + 1, 1) for s in range(top + 1)]
+    return pd.Series(gains, index=pd.RangeIndex(top + 1, name="stock"), name="round_trip_gain")
+
+
+def market_arrays(rules: Rules, max_stock: int) -> tuple[np.ndarray, np.ndarray]:
+    """Tables ``buy[s, k]`` and ``sell[s, k]`` (``k = 0..cap``) for the numba kernels.
+
+    ``buy[s, k]`` is a large sentinel (``2**40``) when ``k > s``.
+    """
+    max_stock = _check_int("max_stock", max_stock, 0)
+    cap = rules.max_gold_per_transaction
+    big = np.int64(1 << 40)
+    buy = np.full((max_stock + 1, cap + 1), big, dtype=np.int64)
+    sell = np.zeros((max_stock + 1, cap + 1), dtype=np.int64)
+    for s in range(max_stock + 1):
+        for k in range(cap + 1):
+            if k <= s:
+                buy[s, k] = buy_price(rules, s, k)
+            sell[s, k] = sell_price(rules, s, k)
+    return buy, sell
