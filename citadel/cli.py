@@ -32,9 +32,6 @@ from __future__ import annotations
 
 import argparse
 import re
-import time
-from importlib.metadata import version
-from pathlib import Path
 
 import numba
 import pandas as pd
@@ -45,7 +42,7 @@ from citadel.rules import DIRECTIONS, STEPS, Rules
 from citadel.simulate import simulate_games
 from citadel.whole_game import check_solution, solve_duel_game
 from tabletop import cli
-from tabletop.sweep import expand_grid, sweep
+from tabletop.sweep import expand_grid
 
 ANALYSES = ("simulate", "solve")
 DIRECTION_CHOICES = ("axis", "fees", "all")
@@ -178,10 +175,7 @@ def _solve(args) -> pd.DataFrame:
 
 def _sweep(args) -> pd.DataFrame:
     base = cli.rules_kwargs(args)
-    grid = cli.parse_grid(args.grid, Rules)
-    both = sorted(set(grid) & set(base))
-    if both:
-        raise cli.UsageError(f"knob {both[0]!r} is both an option and in --grid")
+    grid = cli.sweep_grid(args, Rules, base)
     fixed = dict(base)
     if args.analysis == "solve":
         for variant in expand_grid(grid):  # every variant checked before any work starts
@@ -192,24 +186,7 @@ def _sweep(args) -> pd.DataFrame:
         for variant in expand_grid(grid):
             rules = Rules(**base, **variant)
             _check_agents(rules, _agents(rules, fixed["agents"]))
-    if args.store is not None and args.seed is None:
-        raise cli.UsageError("--store needs --seed, so that a rerun finds the same tasks")
-    # stored results are trusted only by the version of the code that computed them
-    name = f"citadel.{args.analysis}@{version('tabletop-odds')}"
-    options = {"fixed": fixed, "seed": args.seed, "store": args.store, "name": name}
-    if args.dask:
-        from distributed import Client
-
-        with Client(args.dask) as client:
-            result = sweep(_ANALYSIS[args.analysis], grid, executor=client, **options)
-    else:
-        result = sweep(_ANALYSIS[args.analysis], grid, jobs=args.jobs, **options)
-    if not result.ok:
-        try:
-            result.check()
-        except RuntimeError as exc:
-            args.problem = str(exc)
-    return result.frame
+    return cli.run_sweep(args, "citadel", _ANALYSIS[args.analysis], grid, fixed)
 
 
 def _check_agents(rules: Rules, agents) -> None:
@@ -218,29 +195,6 @@ def _check_agents(rules: Rules, agents) -> None:
     for name in agents:
         if name not in AGENTS:
             raise ValueError(f"unknown agent {name!r}, use one of {', '.join(AGENTS)}")
-
-
-def _report(args) -> pd.DataFrame:
-    from tabletop.index import write_index
-    from tabletop.notebooks import NOTEBOOK_DIR, run_notebook
-    from tabletop.report import report_dir
-
-    paths = sorted(Path(NOTEBOOK_DIR).glob("citadel*.ipynb"))
-    if not paths:
-        raise cli.CommandError(f"no Master Citadel notebooks in {NOTEBOOK_DIR}")
-    folder = Path(args.report_dir) if args.report_dir else report_dir()
-    rows = []
-    for path in paths:
-        start = time.perf_counter()
-        try:
-            run_notebook(path, size=args.size, report_directory=folder)
-        except Exception as exc:  # a failed cell: its last line says why
-            lines = str(exc).strip().splitlines()
-            last = lines[-1] if lines else type(exc).__name__
-            raise cli.CommandError(f"{path.name} failed: {last}") from exc
-        rows.append({"notebook": path.name, "seconds": round(time.perf_counter() - start, 1)})
-    write_index(folder)
-    return pd.DataFrame(rows).set_index("notebook")
 
 
 def _int_list(text: str) -> list[int]:
@@ -259,10 +213,7 @@ def build_parser() -> cli.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def command(name: str, help: str, run, seed: bool = True, jobs: bool = True):
-        sub = commands.add_parser(name, help=help, description=help)
-        cli.add_rules_options(sub, Rules)
-        cli.add_common_options(sub, seed=seed, jobs=jobs)
-        sub.set_defaults(run=run)
+        sub = cli.add_command(commands, name, help, run, Rules, seed=seed, jobs=jobs)
         return sub
 
     def directions(sub):
@@ -300,44 +251,10 @@ def build_parser() -> cli.ArgumentParser:
     directions(sub)
     sub.add_argument("--show", choices=("summary", "opening", "values"), default="summary")
     sub = command("sweep", "an analysis over a grid of rule variants", _sweep)
-    sub.add_argument(
-        "--analysis",
-        choices=ANALYSES,
-        default="simulate",
-        help="the analysis run for each variant (default: simulate)",
-    )
-    sub.add_argument(
-        "--grid",
-        nargs="+",
-        required=True,
-        metavar="KNOB=V1,V2",
-        help="knob values to combine, e.g. radius=1,2 capital=10,20",
-    )
-    sub.add_argument(
-        "--store",
-        default=None,
-        metavar="DIR",
-        help="keep finished variants in DIR; a rerun resumes (needs --seed)",
-    )
-    sub.add_argument(
-        "--dask",
-        default=None,
-        metavar="ADDRESS",
-        help="run on the dask scheduler at ADDRESS instead of local processes",
-    )
+    cli.add_sweep_options(sub, ANALYSES, "radius=1,2 capital=10,20")
     directions(sub)
     simulation(sub, 2_000)
-    sub = commands.add_parser(
-        "report",
-        help="run the notebooks and write the reports",
-        description="run the Master Citadel notebooks, then the index",
-    )
-    cli.add_common_options(sub, seed=False, jobs=False)
-    sub.add_argument("--size", choices=("small", "full"), default="full")
-    sub.add_argument(
-        "--report-dir", default=None, metavar="DIR", help="where the reports go (default: reports/)"
-    )
-    sub.set_defaults(run=_report)
+    cli.add_report_command(commands, "Master Citadel", "citadel*.ipynb")
     return parser
 
 
@@ -345,10 +262,4 @@ def build_parser() -> cli.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Run ``python -m citadel`` with ``argv`` (default: the process's arguments)."""
     args = build_parser().parse_args(argv)
-    frame = args.run(args)
-    problem = getattr(args, "problem", None)
-    if not (problem and frame.empty):
-        cli.write_frame(frame, args.format)
-    if problem:
-        raise cli.CommandError(problem)
-    return 0
+    return cli.finish(args, args.run(args))

@@ -37,9 +37,6 @@ stderr and exits with a non-zero code.
 from __future__ import annotations
 
 import argparse
-import time
-from importlib.metadata import version
-from pathlib import Path
 
 import numba
 import pandas as pd
@@ -51,7 +48,7 @@ from commander.economy import seat_advantage, simulate_economy, strategy_wins, w
 from commander.race import DEFAULT_HORIZON, solve_race
 from commander.rules import Rules
 from tabletop import cli
-from tabletop.sweep import expand_grid, sweep
+from tabletop.sweep import expand_grid
 
 ANALYSES = ("race", "simulate")
 PAIR_KNOBS = {"exchange_rates": int, "votes_by_rank": str}  # tuples of (key, int) pairs
@@ -280,10 +277,7 @@ def _sweep(args) -> pd.DataFrame:
         knob = spec.partition("=")[0].strip().replace("-", "_")
         if knob in PAIR_KNOBS:
             raise cli.UsageError(f"--grid: {knob} is an option only, not a grid knob")
-    grid = cli.parse_grid(args.grid, Rules)
-    both = sorted(set(grid) & set(base))
-    if both:
-        raise cli.UsageError(f"knob {both[0]!r} is both an option and in --grid")
+    grid = cli.sweep_grid(args, Rules, base)
     fixed = dict(base)
     if args.analysis == "race":
         fixed.update(_race_fixed(args))
@@ -296,47 +290,7 @@ def _sweep(args) -> pd.DataFrame:
             if args.games < 1:
                 raise ValueError(f"games must be >= 1, got {args.games}")
             _decks(args.cards, args.decks, fixed["players"], rules)
-    if args.store is not None and args.seed is None:
-        raise cli.UsageError("--store needs --seed, so that a rerun finds the same tasks")
-    # stored results are trusted only by the version of the code that computed them
-    name = f"commander.{args.analysis}@{version('tabletop-odds')}"
-    options = {"fixed": fixed, "seed": args.seed, "store": args.store, "name": name}
-    if args.dask:
-        from distributed import Client
-
-        with Client(args.dask) as client:
-            result = sweep(_ANALYSIS[args.analysis], grid, executor=client, **options)
-    else:
-        result = sweep(_ANALYSIS[args.analysis], grid, jobs=args.jobs, **options)
-    if not result.ok:
-        try:
-            result.check()
-        except RuntimeError as exc:
-            args.problem = str(exc)
-    return result.frame
-
-
-def _report(args) -> pd.DataFrame:
-    from tabletop.index import write_index
-    from tabletop.notebooks import NOTEBOOK_DIR, run_notebook
-    from tabletop.report import report_dir
-
-    paths = sorted(Path(NOTEBOOK_DIR).glob("commander*.ipynb"))
-    if not paths:
-        raise cli.CommandError(f"no Master & Commander notebooks in {NOTEBOOK_DIR}")
-    folder = Path(args.report_dir) if args.report_dir else report_dir()
-    rows = []
-    for path in paths:
-        start = time.perf_counter()
-        try:
-            run_notebook(path, size=args.size, report_directory=folder)
-        except Exception as exc:  # a failed cell: its last line says why
-            lines = str(exc).strip().splitlines()
-            last = lines[-1] if lines else type(exc).__name__
-            raise cli.CommandError(f"{path.name} failed: {last}") from exc
-        rows.append({"notebook": path.name, "seconds": round(time.perf_counter() - start, 1)})
-    write_index(folder)
-    return pd.DataFrame(rows).set_index("notebook")
+    return cli.run_sweep(args, "commander", _ANALYSIS[args.analysis], grid, fixed)
 
 
 def build_parser() -> cli.ArgumentParser:
@@ -348,8 +302,8 @@ def build_parser() -> cli.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def command(name: str, help: str, run, seed: bool = True, jobs: bool = True):
-        sub = commands.add_parser(name, help=help, description=help)
-        cli.add_rules_options(sub, Rules, exclude=tuple(PAIR_KNOBS))
+        sub = cli.add_command(commands, name, help, run, Rules, seed=seed, jobs=jobs,
+                              exclude=tuple(PAIR_KNOBS))  # fmt: skip
         group = sub.add_argument_group("rules (pairs)")
         group.add_argument(
             "--exchange-rates", type=_pairs_option("exchange_rates", int), default=None,
@@ -359,8 +313,6 @@ def build_parser() -> cli.ArgumentParser:
             "--votes-by-rank", type=_pairs_option("votes_by_rank", str), default=None,
             metavar="RANK:VOTES,...", help="votes per rank in a referendum",
         )  # fmt: skip
-        cli.add_common_options(sub, seed=seed, jobs=jobs)
-        sub.set_defaults(run=run)
         return sub
 
     def race_options(sub):
@@ -452,35 +404,10 @@ def build_parser() -> cli.ArgumentParser:
     economy(sub, 2_000)
     sub.add_argument("--show", choices=("wins", "seats", "turns"), default="wins")
     sub = command("sweep", "an analysis over a grid of rule variants", _sweep)
-    sub.add_argument("--analysis", choices=ANALYSES, default="race",
-                     help="the analysis run for each variant (default: race)")  # fmt: skip
-    sub.add_argument("--grid", nargs="+", required=True, metavar="KNOB=V1,V2",
-                     help="knob values to combine, e.g. win_gold=8,10")  # fmt: skip
-    sub.add_argument(
-        "--store",
-        default=None,
-        metavar="DIR",
-        help="keep finished variants in DIR; a rerun resumes (needs --seed)",
-    )
-    sub.add_argument(
-        "--dask",
-        default=None,
-        metavar="ADDRESS",
-        help="run on the dask scheduler at ADDRESS instead of local processes",
-    )
+    cli.add_sweep_options(sub, ANALYSES, "win_gold=8,10")
     race_options(sub)
     economy(sub, 500)
-    sub = commands.add_parser(
-        "report",
-        help="run the notebooks and write the reports",
-        description="run the Master & Commander notebooks, then the index",
-    )
-    cli.add_common_options(sub, seed=False, jobs=False)
-    sub.add_argument("--size", choices=("small", "full"), default="full")
-    sub.add_argument(
-        "--report-dir", default=None, metavar="DIR", help="where the reports go (default: reports/)"
-    )
-    sub.set_defaults(run=_report)
+    cli.add_report_command(commands, "Master & Commander", "commander*.ipynb")
     return parser
 
 
@@ -488,10 +415,4 @@ def build_parser() -> cli.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Run ``python -m commander`` with ``argv`` (default: the process's arguments)."""
     args = build_parser().parse_args(argv)
-    frame = args.run(args)
-    problem = getattr(args, "problem", None)
-    if not (problem and frame.empty):
-        cli.write_frame(frame, args.format)
-    if problem:
-        raise cli.CommandError(problem)
-    return 0
+    return cli.finish(args, args.run(args))

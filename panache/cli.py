@@ -27,10 +27,6 @@ A mistake prints one line ``error: ...`` on stderr and exits with a non-zero cod
 
 from __future__ import annotations
 
-import time
-from importlib.metadata import version
-from pathlib import Path
-
 import numba
 import pandas as pd
 
@@ -40,7 +36,7 @@ from panache.game import simulate_games, tournament
 from panache.rules import Rules
 from panache.turn import solve_turn, utility_vector
 from tabletop import cli
-from tabletop.sweep import expand_grid, sweep
+from tabletop.sweep import expand_grid
 
 ANALYSES = ("turn", "duel", "simulate")
 _AGENT_FIELDS = {"target": str, "min_level": int, "counter": bool, "mp": str,
@@ -172,10 +168,7 @@ def _simulate(args) -> pd.DataFrame:
 
 def _sweep(args) -> pd.DataFrame:
     base = cli.rules_kwargs(args)
-    grid = cli.parse_grid(args.grid, Rules)
-    both = sorted(set(grid) & set(base))
-    if both:
-        raise cli.UsageError(f"knob {both[0]!r} is both an option and in --grid")
+    grid = cli.sweep_grid(args, Rules, base)
     for variant in expand_grid(grid):  # every variant checked before any work starts
         Rules(**base, **variant)
     fixed = dict(base)
@@ -186,47 +179,7 @@ def _sweep(args) -> pd.DataFrame:
         fixed.update(games=args.games, agents=tuple(args.agents or ()))
         for spec in fixed["agents"]:
             parse_agent(spec)
-    if args.store is not None and args.seed is None:
-        raise cli.UsageError("--store needs --seed, so that a rerun finds the same tasks")
-    # stored results are trusted only by the version of the code that computed them
-    name = f"panache.{args.analysis}@{version('tabletop-odds')}"
-    options = {"fixed": fixed, "seed": args.seed, "store": args.store, "name": name}
-    if args.dask:
-        from distributed import Client
-
-        with Client(args.dask) as client:
-            result = sweep(_ANALYSIS[args.analysis], grid, executor=client, **options)
-    else:
-        result = sweep(_ANALYSIS[args.analysis], grid, jobs=args.jobs, **options)
-    if not result.ok:
-        try:
-            result.check()
-        except RuntimeError as exc:
-            args.problem = str(exc)
-    return result.frame
-
-
-def _report(args) -> pd.DataFrame:
-    from tabletop.index import write_index
-    from tabletop.notebooks import NOTEBOOK_DIR, run_notebook
-    from tabletop.report import report_dir
-
-    paths = sorted(Path(NOTEBOOK_DIR).glob("panache_*.ipynb"))
-    if not paths:
-        raise cli.CommandError(f"no Master Panache notebooks in {NOTEBOOK_DIR}")
-    folder = Path(args.report_dir) if args.report_dir else report_dir()
-    rows = []
-    for path in paths:
-        start = time.perf_counter()
-        try:
-            run_notebook(path, size=args.size, report_directory=folder)
-        except Exception as exc:  # a failed cell: its last line says why
-            lines = str(exc).strip().splitlines()
-            last = lines[-1] if lines else type(exc).__name__
-            raise cli.CommandError(f"{path.name} failed: {last}") from exc
-        rows.append({"notebook": path.name, "seconds": round(time.perf_counter() - start, 1)})
-    write_index(folder)
-    return pd.DataFrame(rows).set_index("notebook")
+    return cli.run_sweep(args, "panache", _ANALYSIS[args.analysis], grid, fixed)
 
 
 def build_parser() -> cli.ArgumentParser:
@@ -238,10 +191,7 @@ def build_parser() -> cli.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def command(name: str, help: str, run, seed: bool = True, jobs: bool = True):
-        sub = commands.add_parser(name, help=help, description=help)
-        cli.add_rules_options(sub, Rules)
-        cli.add_common_options(sub, seed=seed, jobs=jobs)
-        sub.set_defaults(run=run)
+        sub = cli.add_command(commands, name, help, run, Rules, seed=seed, jobs=jobs)
         return sub
 
     def utility(sub):
@@ -277,44 +227,10 @@ def build_parser() -> cli.ArgumentParser:
         help="win rates per seat, or mean game statistics",
     )
     sub = command("sweep", "an analysis over a grid of rule variants", _sweep)
-    sub.add_argument(
-        "--analysis",
-        choices=ANALYSES,
-        default="turn",
-        help="the analysis run for each variant (default: turn)",
-    )
-    sub.add_argument(
-        "--grid",
-        nargs="+",
-        required=True,
-        metavar="KNOB=V1,V2",
-        help="knob values to combine, e.g. n_dice=4,5,6 start_points=25,35",
-    )
-    sub.add_argument(
-        "--store",
-        default=None,
-        metavar="DIR",
-        help="keep finished variants in DIR; a rerun resumes (needs --seed)",
-    )
-    sub.add_argument(
-        "--dask",
-        default=None,
-        metavar="ADDRESS",
-        help="run on the dask scheduler at ADDRESS instead of local processes",
-    )
+    cli.add_sweep_options(sub, ANALYSES, "n_dice=4,5,6 start_points=25,35")
     utility(sub)
     simulation(sub, 2_000)
-    sub = commands.add_parser(
-        "report",
-        help="run the notebooks and write the reports",
-        description="run the Master Panache notebooks, then the index",
-    )
-    cli.add_common_options(sub, seed=False, jobs=False)
-    sub.add_argument("--size", choices=("small", "full"), default="full")
-    sub.add_argument(
-        "--report-dir", default=None, metavar="DIR", help="where the reports go (default: reports/)"
-    )
-    sub.set_defaults(run=_report)
+    cli.add_report_command(commands, "Master Panache", "panache_*.ipynb")
     return parser
 
 
@@ -322,10 +238,4 @@ def build_parser() -> cli.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Run ``python -m panache`` with ``argv`` (default: the process's arguments)."""
     args = build_parser().parse_args(argv)
-    frame = args.run(args)
-    problem = getattr(args, "problem", None)
-    if not (problem and frame.empty):
-        cli.write_frame(frame, args.format)
-    if problem:
-        raise cli.CommandError(problem)
-    return 0
+    return cli.finish(args, args.run(args))

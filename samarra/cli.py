@@ -29,9 +29,7 @@ stderr and exits with a non-zero code.
 
 from __future__ import annotations
 
-import time
 from dataclasses import fields
-from importlib.metadata import version
 from pathlib import Path
 
 import pandas as pd
@@ -44,7 +42,7 @@ from samarra.simulate import play_games, tournament
 from samarra.solve import check_solvable, solve
 from samarra.variants import compare_variants
 from tabletop import cli
-from tabletop.sweep import expand_grid, sweep
+from tabletop.sweep import expand_grid
 
 ANALYSES = ("solve", "play")
 AGENT_KINDS = ("random", "greedy", "determinizing", "ismcts")
@@ -191,10 +189,7 @@ def _tournament(args) -> pd.DataFrame:
 
 def _sweep(args) -> pd.DataFrame:
     base = cli.rules_kwargs(args)
-    grid = cli.parse_grid(args.grid, Rules)
-    both = sorted(set(grid) & set(base))
-    if both:
-        raise cli.UsageError(f"knob {both[0]!r} is both an option and in --grid")
+    grid = cli.sweep_grid(args, Rules, base)
     for variant in expand_grid(grid):  # every variant checked before any work starts
         rules = Rules(**base, **variant)
         if args.analysis == "solve":
@@ -204,47 +199,7 @@ def _sweep(args) -> pd.DataFrame:
         for spec in (args.black, args.white):
             parse_agent(spec, lambda: None)
         fixed.update(games=args.games, black=args.black, white=args.white)
-    if args.store is not None and args.seed is None:
-        raise cli.UsageError("--store needs --seed, so that a rerun finds the same tasks")
-    # stored results are trusted only by the version of the code that computed them
-    name = f"samarra.{args.analysis}@{version('tabletop-odds')}"
-    options = {"fixed": fixed, "seed": args.seed, "store": args.store, "name": name}
-    if args.dask:
-        from distributed import Client
-
-        with Client(args.dask) as client:
-            result = sweep(_ANALYSIS[args.analysis], grid, executor=client, **options)
-    else:
-        result = sweep(_ANALYSIS[args.analysis], grid, jobs=args.jobs, **options)
-    if not result.ok:
-        try:
-            result.check()
-        except RuntimeError as exc:
-            args.problem = str(exc)
-    return result.frame
-
-
-def _report(args) -> pd.DataFrame:
-    from tabletop.index import write_index
-    from tabletop.notebooks import NOTEBOOK_DIR, run_notebook
-    from tabletop.report import report_dir
-
-    paths = sorted(Path(NOTEBOOK_DIR).glob("samarra*.ipynb"))
-    if not paths:
-        raise cli.CommandError(f"no Samarra notebooks in {NOTEBOOK_DIR}")
-    folder = Path(args.report_dir) if args.report_dir else report_dir()
-    rows = []
-    for path in paths:
-        start = time.perf_counter()
-        try:
-            run_notebook(path, size=args.size, report_directory=folder)
-        except Exception as exc:  # a failed cell: its last line says why
-            lines = str(exc).strip().splitlines()
-            last = lines[-1] if lines else type(exc).__name__
-            raise cli.CommandError(f"{path.name} failed: {last}") from exc
-        rows.append({"notebook": path.name, "seconds": round(time.perf_counter() - start, 1)})
-    write_index(folder)
-    return pd.DataFrame(rows).set_index("notebook")
+    return cli.run_sweep(args, "samarra", _ANALYSIS[args.analysis], grid, fixed)
 
 
 def build_parser() -> cli.ArgumentParser:
@@ -256,14 +211,11 @@ def build_parser() -> cli.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def command(name: str, help: str, run, seed: bool = True, jobs: bool = True):
-        sub = commands.add_parser(name, help=help, description=help)
-        cli.add_rules_options(sub, Rules)
-        cli.add_common_options(sub, seed=seed, jobs=jobs)
+        sub = cli.add_command(commands, name, help, run, Rules, seed=seed, jobs=jobs)
         sub.add_argument(
             "--cache-dir", default=None, metavar="DIR",
             help="where solved tables are cached (default: ~/.cache/tabletop/samarra)",
         )  # fmt: skip
-        sub.set_defaults(run=run)
         return sub
 
     def games(sub, n: int):
@@ -291,44 +243,10 @@ def build_parser() -> cli.ArgumentParser:
         help=f"agents of {', '.join(AGENT_KINDS)} (default: random greedy)",
     )  # fmt: skip
     sub = command("sweep", "an analysis over a grid of rule variants", _sweep)
-    sub.add_argument(
-        "--analysis",
-        choices=ANALYSES,
-        default="solve",
-        help="the analysis run for each variant (default: solve)",
-    )
-    sub.add_argument(
-        "--grid",
-        nargs="+",
-        required=True,
-        metavar="KNOB=V1,V2",
-        help="knob values to combine, e.g. length=3,4 adjacency=orthogonal,king",
-    )
-    sub.add_argument(
-        "--store",
-        default=None,
-        metavar="DIR",
-        help="keep finished variants in DIR; a rerun resumes (needs --seed)",
-    )
-    sub.add_argument(
-        "--dask",
-        default=None,
-        metavar="ADDRESS",
-        help="run on the dask scheduler at ADDRESS instead of local processes",
-    )
+    cli.add_sweep_options(sub, ANALYSES, "length=3,4 adjacency=orthogonal,king")
     games(sub, 100)
     pair(sub)
-    sub = commands.add_parser(
-        "report",
-        help="run the notebooks and write the reports",
-        description="run the Samarra notebooks, then the index",
-    )
-    cli.add_common_options(sub, seed=False, jobs=False)
-    sub.add_argument("--size", choices=("small", "full"), default="full")
-    sub.add_argument(
-        "--report-dir", default=None, metavar="DIR", help="where the reports go (default: reports/)"
-    )
-    sub.set_defaults(run=_report)
+    cli.add_report_command(commands, "Samarra", "samarra*.ipynb")
     return parser
 
 
@@ -336,10 +254,4 @@ def build_parser() -> cli.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Run ``python -m samarra`` with ``argv`` (default: the process's arguments)."""
     args = build_parser().parse_args(argv)
-    frame = args.run(args)
-    problem = getattr(args, "problem", None)
-    if not (problem and frame.empty):
-        cli.write_frame(frame, args.format)
-    if problem:
-        raise cli.CommandError(problem)
-    return 0
+    return cli.finish(args, args.run(args))

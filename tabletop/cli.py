@@ -15,6 +15,12 @@ parts that are the same for all of them:
 * :func:`parse_grid`: ``--grid n_dice=4,5,6 start_points=25,35`` for sweeps (values of
   a tuple knob are separated by ``;``: ``face_values='-4,-3,-2,-1,0,1;-3,-2,-1,0,1,2'``);
 * :func:`write_frame`: a DataFrame as an aligned table, CSV or JSON records;
+* :func:`add_command`: a subcommand with the rule knobs and the common options;
+* for ``sweep`` subcommands, :func:`sweep_grid` (the ``--grid``, checked against the
+  options), :func:`add_sweep_options` (``--store``, ``--dask``) and :func:`run_sweep`
+  (the run through :func:`tabletop.sweep.sweep`, failed variants kept apart);
+* :func:`add_report_command`: the ``report`` subcommand (notebooks, then the index);
+  :func:`finish`: print a subcommand's result, then fail with any problem it left;
 * :func:`one_line_errors`: wraps ``main`` so that a :class:`CommandError` (usage
   errors included), ``ValueError``, ``TypeError`` or ``OSError`` prints one line
   ``error: ...`` on stderr and returns a non-zero exit code, never a traceback.
@@ -412,3 +418,144 @@ def write_frame(frame, fmt: str = "table", file=None) -> None:
     text = format_frame(frame, fmt)
     out = sys.stdout if file is None else file
     out.write(text if text.endswith("\n") else text + "\n")
+
+
+# ---- what every game's subcommands share ----------------------------------------------
+
+
+def add_command(commands, name: str, help: str, run, rules, seed: bool = True,
+                jobs: bool = True, exclude=()) -> argparse.ArgumentParser:  # fmt: skip
+    """A subcommand ``name`` that runs ``run(args)``, with the knobs of the rules class
+    ``rules`` (less ``exclude``) and the common options."""
+    sub = commands.add_parser(name, help=help, description=help)
+    add_rules_options(sub, rules, exclude=exclude)
+    add_common_options(sub, seed=seed, jobs=jobs)
+    sub.set_defaults(run=run)
+    return sub
+
+
+def sweep_grid(args: argparse.Namespace, rules, base: dict) -> dict[str, list]:
+    """The ``--grid`` of a sweep, checked against ``base`` (the knobs given as options):
+    a knob may be one or the other, not both."""
+    grid = parse_grid(args.grid, rules)
+    both = sorted(set(grid) & set(base))
+    if both:
+        raise UsageError(f"knob {both[0]!r} is both an option and in --grid")
+    return grid
+
+
+def add_sweep_options(parser: argparse.ArgumentParser, analyses, example: str) -> None:
+    """A ``sweep`` subcommand's options: ``--analysis`` (one of ``analyses``, the first
+    by default), ``--grid`` (``example`` shows it), ``--store DIR`` (resume a sweep) and
+    ``--dask ADDRESS`` (run it on a cluster)."""
+    parser.add_argument(
+        "--analysis",
+        choices=analyses,
+        default=analyses[0],
+        help=f"the analysis run for each variant (default: {analyses[0]})",
+    )
+    parser.add_argument(
+        "--grid",
+        nargs="+",
+        required=True,
+        metavar="KNOB=V1,V2",
+        help=f"knob values to combine, e.g. {example}",
+    )
+    parser.add_argument(
+        "--store",
+        default=None,
+        metavar="DIR",
+        help="keep finished variants in DIR; a rerun resumes (needs --seed)",
+    )
+    parser.add_argument(
+        "--dask",
+        default=None,
+        metavar="ADDRESS",
+        help="run on the dask scheduler at ADDRESS instead of local processes",
+    )
+
+
+def run_sweep(args: argparse.Namespace, game: str, analysis, grid, fixed) -> pd.DataFrame:
+    """Run a ``sweep`` subcommand: ``analysis`` over ``grid`` with the common options.
+
+    Uses ``args.seed``, ``args.jobs``, ``args.store``, ``args.dask`` and
+    ``args.analysis`` (the analysis' name, which keys the store with ``game`` and the
+    installed version, so stored results are trusted only by the code that computed
+    them). Failed variants do not stop the others: their one-line errors are left in
+    ``args.problem`` for :func:`finish`, which prints the rows kept and then fails.
+    """
+    from importlib.metadata import version
+
+    from tabletop.sweep import sweep
+
+    if args.store is not None and args.seed is None:
+        raise UsageError("--store needs --seed, so that a rerun finds the same tasks")
+    name = f"{game}.{args.analysis}@{version('tabletop-odds')}"
+    options = {"fixed": fixed, "seed": args.seed, "store": args.store, "name": name}
+    if args.dask:
+        from distributed import Client
+
+        with Client(args.dask) as client:
+            result = sweep(analysis, grid, executor=client, **options)
+    else:
+        result = sweep(analysis, grid, jobs=args.jobs, **options)
+    if not result.ok:
+        try:
+            result.check()
+        except RuntimeError as exc:
+            args.problem = str(exc)
+    return result.frame
+
+
+def add_report_command(commands, title: str, pattern: str) -> argparse.ArgumentParser:
+    """The ``report`` subcommand: run the notebooks matching ``pattern`` (in
+    ``notebooks/``) at ``--size`` into ``--report-dir``, then rebuild the index."""
+    sub = commands.add_parser(
+        "report",
+        help="run the notebooks and write the reports",
+        description=f"run the {title} notebooks, then the index",
+    )
+    add_common_options(sub, seed=False, jobs=False)
+    sub.add_argument("--size", choices=("small", "full"), default="full")
+    sub.add_argument(
+        "--report-dir", default=None, metavar="DIR", help="where the reports go (default: reports/)"
+    )
+    sub.set_defaults(run=functools.partial(_run_reports, title=title, pattern=pattern))
+    return sub
+
+
+def _run_reports(args: argparse.Namespace, title: str, pattern: str) -> pd.DataFrame:
+    import time
+    from pathlib import Path
+
+    from tabletop.index import write_index
+    from tabletop.notebooks import NOTEBOOK_DIR, run_notebook
+    from tabletop.report import report_dir
+
+    paths = sorted(Path(NOTEBOOK_DIR).glob(pattern))
+    if not paths:
+        raise CommandError(f"no {title} notebooks in {NOTEBOOK_DIR}")
+    folder = Path(args.report_dir) if args.report_dir else report_dir()
+    rows = []
+    for path in paths:
+        start = time.perf_counter()
+        try:
+            run_notebook(path, size=args.size, report_directory=folder)
+        except Exception as exc:  # a failed cell: its last line says why
+            lines = str(exc).strip().splitlines()
+            last = lines[-1] if lines else type(exc).__name__
+            raise CommandError(f"{path.name} failed: {last}") from exc
+        rows.append({"notebook": path.name, "seconds": round(time.perf_counter() - start, 1)})
+    write_index(folder)
+    return pd.DataFrame(rows).set_index("notebook")
+
+
+def finish(args: argparse.Namespace, frame: pd.DataFrame) -> int:
+    """Print a subcommand's result in ``args.format``; then, if the subcommand left a
+    ``problem`` (failed sweep variants, illegal decks...), fail with it."""
+    problem = getattr(args, "problem", None)
+    if not (problem and frame.empty):
+        write_frame(frame, args.format)
+    if problem:
+        raise CommandError(problem)
+    return 0
