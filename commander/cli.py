@@ -273,11 +273,25 @@ def _simulate(args) -> pd.DataFrame:
 
 def _sweep(args) -> pd.DataFrame:
     base = _knobs(args)
+    # the table knobs take tables separated by ";": exchange_rates=13:1,0:6;10:1,0:3
+    tables = {}
+    plain = []
+    order = []
     for spec in args.grid:
-        knob = spec.partition("=")[0].strip().replace("-", "_")
-        if knob in PAIR_KNOBS:
-            raise cli.UsageError(f"--grid: {knob} is an option only, not a grid knob")
-    grid = cli.sweep_grid(args, Rules, base)
+        knob, _, values = spec.partition("=")
+        knob = knob.strip().replace("-", "_")
+        order.append(knob)
+        if knob not in PAIR_KNOBS:
+            plain.append(spec)
+        elif knob in tables or knob in base:
+            raise cli.UsageError(f"--grid: knob {knob!r} is given twice or also as an option")
+        else:
+            tables[knob] = [
+                parse_pairs(knob, text, PAIR_KNOBS[knob]) for text in values.split(";")
+            ]
+    args.grid = plain
+    parsed = {**(cli.sweep_grid(args, Rules, base) if plain else {}), **tables}
+    grid = {knob: parsed[knob] for knob in dict.fromkeys(order) if knob in parsed}
     fixed = dict(base)
     if args.analysis == "race":
         fixed.update(_race_fixed(args))
@@ -404,7 +418,7 @@ def build_parser() -> cli.ArgumentParser:
     economy(sub, 2_000)
     sub.add_argument("--show", choices=("wins", "seats", "turns"), default="wins")
     sub = command("sweep", "an analysis over a grid of rule variants", _sweep)
-    cli.add_sweep_options(sub, ANALYSES, "win_gold=8,10")
+    cli.add_sweep_options(sub, ANALYSES, "win_gold=8,10 exchange_rates='13:1,0:6;10:1,0:3'")
     race_options(sub)
     economy(sub, 500)
     cli.add_report_command(commands, "Master & Commander", "commander*.ipynb")

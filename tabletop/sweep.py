@@ -111,7 +111,8 @@ def _knob_text(knobs: Mapping) -> str:
 
 
 def _plain(name: str, value, what: str):
-    """A knob or fixed value as plain JSON-able Python (tuples stay tuples)."""
+    """A knob or fixed value as plain JSON-able Python (tuples stay tuples, nested ones
+    too, e.g. a table of (stock, rate) pairs)."""
     if value is None or isinstance(value, str):
         return value
     if isinstance(value, bool | np.bool_):
@@ -124,10 +125,7 @@ def _plain(name: str, value, what: str):
             raise ValueError(f"{what} {name!r}: values must be finite, got {value!r}")
         return value
     if isinstance(value, tuple | list):
-        items = tuple(_plain(name, v, what) for v in value)
-        if any(isinstance(v, tuple) for v in items):
-            raise TypeError(f"{what} {name!r}: tuples must hold scalars, got {value!r}")
-        return items
+        return tuple(_plain(name, v, what) for v in value)
     raise TypeError(
         f"{what} {name!r}: values must be numbers, strings, booleans, None or tuples of "
         f"them, got {value!r} ({type(value).__name__})"

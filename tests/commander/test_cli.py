@@ -139,6 +139,17 @@ def test_sweep_of_races(capsys):
         assert (r["win_turn"], r["net_cost"]) == (res.win_turn, res.net_cost)
 
 
+def test_sweep_over_exchange_rate_tables(capsys):
+    rows = run_json(capsys, "sweep", "--grid", "exchange-rates=13:1,10:2,0:6;10:1,0:3",
+                    "win_gold=6,8", *RACE, "--jobs", "1")  # fmt: skip
+    tables = [((13, 1), (10, 2), (0, 6)), ((10, 1), (0, 3))]
+    assert len(rows) == 4
+    for r, (table, win) in zip(rows, [(t, w) for t in tables for w in (6, 8)], strict=True):
+        assert r["win_gold"] == win
+        res = solve_race(Rules(win_gold=win, exchange_rates=table), 0, 5, 10, 4)
+        assert (r["win_turn"], r["net_cost"]) == (res.win_turn, res.net_cost)
+
+
 def test_sweep_of_economies_is_seeded_and_resumes(capsys, tmp_path):
     argv = ["sweep", "--analysis", "simulate", "--grid", "win_gold=6,8", "--games", "200",
             "--seed", "9", "--jobs", "1"]  # fmt: skip
@@ -213,7 +224,9 @@ def test_report_runs_the_commander_notebooks(capsys, monkeypatch, tmp_path):
         (["sweep", "--grid", "win_gold=8,99"], 1, "error: win_gold must be 1..50, got 99"),
         (["sweep", "--grid", "win_gold=8", "--win-gold", "9"], 2, "both an option and in --grid"),
         (["sweep", "--grid", "gold=4"], 2, "unknown knob 'gold'"),
-        (["sweep", "--grid", "exchange-rates=13:1,0:6"], 2, "exchange_rates is an option only"),
+        (["sweep", "--grid", "exchange-rates=13:1,0:6", "--exchange-rates", "13:1,0:6"], 2,
+         "'exchange_rates' is given twice or also as an option"),
+        (["sweep", "--grid", "exchange-rates=13:1,0:x"], 1, "exchange_rates: expected an int"),
         (["sweep", "--grid", "win_gold=8", "--store", "x"], 2, "--store needs --seed"),
         (["sweep", "--grid", "n_players=2,3", "--analysis", "simulate"], 1, "need 3 decks"),
     ],

@@ -37,6 +37,12 @@ def fragile(n, p, seed):
     return noisy(n, p, seed)
 
 
+def table_knob(bands, seed):
+    """An analysis whose knob is a table of (threshold, value) pairs."""
+    CALLS.append(bands)
+    return {"top": max(value for _, value in bands), "rows": len(bands)}
+
+
 def series_result(n, p, seed):
     return pd.Series({"np": n * p, "label": f"{n}/{p}"})
 
@@ -84,6 +90,19 @@ def test_grid_order_and_explicit_variants():
 def test_bad_grids(grid, error, match):
     with pytest.raises(error, match=match):
         sweep(noisy, grid, seed=0, jobs=1)
+
+
+def test_table_valued_knobs_sweep_and_resume(tmp_path):
+    # a rule knob can be a table (e.g. an exchange-rate table of (stock, rate) pairs)
+    tables = [((13, 1), (10, 2), (0, 6)), ((10, 1), (0, 3))]
+    first = sweep(table_knob, {"bands": tables}, seed=4, jobs=1, store=tmp_path)
+    assert first.frame["bands"].tolist() == tables
+    assert first.frame["top"].tolist() == [6, 3]
+    assert first.frame["rows"].tolist() == [3, 2]
+    assert len(CALLS) == 2
+    again = sweep(table_knob, {"bands": tables}, seed=4, jobs=1, store=tmp_path)
+    assert len(CALLS) == 2  # both read back from the store, none recomputed
+    pd.testing.assert_frame_equal(again.frame, first.frame)
 
 
 def test_bad_arguments(tmp_path):
