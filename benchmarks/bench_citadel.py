@@ -33,18 +33,26 @@ def timed(fn):
     return time.perf_counter() - start, out
 
 
-def bench_resolve(n_rounds: int) -> None:
+def bench_resolve(n_rounds: int, batch: int = 100_000) -> None:
     rng = np.random.default_rng(0)
     amounts = rng.choice([0, 5, 10, 20, 40], size=(n_rounds, 4))
     directions = rng.integers(0, 8, size=(n_rounds, 4))
     rules = Rules()
     resolve_many(amounts[:10], directions[:10], rules)  # compile
-    fast, _ = timed(lambda: resolve_many(amounts, directions, rules))
+
+    def batches():  # calls of `batch` rounds, as a simulation or a sweep would make them
+        for start in range(0, n_rounds, batch):
+            resolve_many(amounts[start:start + batch], directions[start:start + batch], rules)
+
+    fast, _ = timed(batches)
+    whole, _ = timed(lambda: resolve_many(amounts, directions, rules))
     n_ref = max(n_rounds // 100, 100)
     slow, _ = timed(lambda: [resolve_reference(amounts[i], directions[i])
                              for i in range(n_ref)])  # fmt: skip
     print(
-        f"resolve: numba {n_rounds / fast:,.0f} rounds/s (one core, {n_rounds:,} rounds); "
+        f"resolve: numba {n_rounds / fast:,.0f} rounds/s (one core, {n_rounds:,} rounds in "
+        f"calls of {batch:,}; {n_rounds / whole:,.0f} rounds/s in a single call, which "
+        f"allocates {n_rounds * 10 * 8 / 1e9:.1f} GB of fresh result arrays); "
         f"plain reference {n_ref / slow:,.0f} rounds/s; "
         f"speed-up {n_rounds / fast * slow / n_ref:,.0f}x"
     )
@@ -85,7 +93,7 @@ def main(argv=None) -> None:
     args = parser.parse_args(argv)
     print(f"Master Citadel, numba {numba.__version__}, {numba.get_num_threads()} threads")
     if args.quick:
-        bench_resolve(20_000)
+        bench_resolve(20_000, batch=5_000)
         bench_games(2_000)
         bench_solve(20, 40)
     else:

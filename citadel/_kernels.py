@@ -23,83 +23,89 @@ def resolve_into(amounts, directions, n, variant, winners_pay, pays, fee, scratc
     """Resolve one round; write ``pays`` and ``fee`` (length ``n``); return (dx, dy).
 
     ``scratch`` is an int64 array of shape (7, MAX_SEATS) reused between calls: rows
-    are the seat's group, then each group's amount, direction, authors, alive,
-    winner and fee flags.
+    are the seat's group, then each group's amount, direction, strength (amount x
+    authors), authors, winner and fee flags. A cancelled group's strength is 0.
+    Directions differ by ``(d1 - d2) & 7`` (mod 8 without a sign test).
     """
     gid = scratch[0]
     g_amt = scratch[1]
     g_dir = scratch[2]
-    g_cnt = scratch[3]
-    g_alive = scratch[4]
+    g_str = scratch[3]
+    g_cnt = scratch[4]
     g_win = scratch[5]
     g_fee = scratch[6]
     ng = 0
     for i in range(n):  # 1. merge
-        gid[i] = -1
         a = amounts[i]
+        gid[i] = -1
         if a <= 0:
             continue
-        for g in range(ng):
-            if g_amt[g] == a and g_dir[g] == directions[i]:
-                gid[i] = g
-                g_cnt[g] += 1
-                break
-        if gid[i] < 0:
-            g_amt[ng] = a
-            g_dir[ng] = directions[i]
-            g_cnt[ng] = 1
-            g_alive[ng] = 1
-            g_win[ng] = 0
-            g_fee[ng] = 0
-            gid[i] = ng
+        d = directions[i]
+        g = 0
+        while g < ng and (g_amt[g] != a or g_dir[g] != d):
+            g += 1
+        gid[i] = g
+        if g < ng:
+            g_cnt[g] += 1
+            g_str[g] += a
+        else:
+            g_amt[g] = a
+            g_dir[g] = d
+            g_str[g] = a
+            g_cnt[g] = 1
+            g_win[g] = 0
+            g_fee[g] = 0
             ng += 1
     if variant:  # 2. counter; a group has at most one opposite group of its amount
         for g in range(ng):
             for h in range(g + 1, ng):
-                if (g_amt[g] == g_amt[h] and (g_dir[g] - g_dir[h]) % 8 == 4
+                if (g_amt[g] == g_amt[h] and ((g_dir[g] - g_dir[h]) & 7) == 4
                         and (g_cnt[g] > 1 or g_cnt[h] > 1)):  # fmt: skip
-                    g_alive[g] = 0
-                    g_alive[h] = 0
+                    g_str[g] = 0
+                    g_str[h] = 0
     dx = 0
     dy = 0
     while True:  # 3.-4. strongest, ties
         top = 0
-        for g in range(ng):
-            if g_alive[g] and g_amt[g] * g_cnt[g] > top:
-                top = g_amt[g] * g_cnt[g]
-        if top == 0:
-            break
         n_tied = 0
-        n_ways = 0
         d1 = -1
         d2 = -1
+        n_ways = 0
         for g in range(ng):
-            if g_alive[g] and g_amt[g] * g_cnt[g] == top:
-                n_tied += 1
-                d = g_dir[g]
-                if d in (d1, d2):
-                    continue
-                if n_ways == 0:
-                    d1 = d
-                elif n_ways == 1:
+            st = g_str[g]
+            if st < top:
+                continue
+            d = g_dir[g]
+            if st > top:
+                top = st
+                n_tied = 1
+                d1 = d
+                d2 = -1
+                n_ways = 1
+                continue
+            n_tied += 1
+            if d != d1 and d != d2:
+                if n_ways == 1:
                     d2 = d
                 n_ways += 1
+        if top == 0:
+            break
         if not variant:
             if n_tied == 1:
                 for g in range(ng):
-                    if g_alive[g] and g_amt[g] * g_cnt[g] == top:
+                    if g_str[g] == top:
                         g_win[g] = 1
                 dx = STEP_X[d1]
                 dy = STEP_Y[d1]
             break
-        if n_ways == 2 and (d1 - d2) % 8 == 4:  # opposite: cancel, look again
+        if n_ways == 2 and ((d1 - d2) & 7) == 4:  # opposite: cancel, look again
             for g in range(ng):
-                if g_alive[g] and g_amt[g] * g_cnt[g] == top:
-                    g_alive[g] = 0
+                if g_str[g] == top:
+                    g_str[g] = 0
             continue
-        if n_ways == 1 or (n_ways == 2 and (d1 - d2) % 4 == 2):  # one way, or 90°
+        if n_ways == 1 or (n_ways == 2 and ((d1 - d2) & 3) == 2):  # one way, or 90°
             for g in range(ng):
-                if g_alive[g] and g_amt[g] * g_cnt[g] == top:
+                if g_str[g] == top:
                     g_win[g] = 1
             if n_ways == 1:
                 dx = STEP_X[d1]
@@ -109,7 +115,7 @@ def resolve_into(amounts, directions, n, variant, winners_pay, pays, fee, scratc
                 dy = max(-1, min(1, STEP_Y[d1] + STEP_Y[d2]))
             break
         for g in range(ng):  # 45°, 135°, or three or more ways: the fee
-            if g_alive[g] and g_amt[g] * g_cnt[g] == top:
+            if g_str[g] == top:
                 g_fee[g] = 1
         break
     for i in range(n):
@@ -121,6 +127,24 @@ def resolve_into(amounts, directions, n, variant, winners_pay, pays, fee, scratc
             pays[i] = amounts[i] if (not winners_pay or g_win[g]) else 0
             fee[i] = g_fee[g]
     return dx, dy
+
+
+@jit
+def first_bad_order(amounts, directions, capital, bid_step):
+    """The first (row, seat, problem) among ``m`` rounds of orders, or (-1, -1, 0).
+
+    Problems: 1, an amount that is negative, above ``capital`` or not a multiple of
+    ``bid_step``; 2, a direction outside 0..7. One pass, for ``resolve_many``.
+    """
+    m, n = amounts.shape
+    for r in range(m):
+        for i in range(n):
+            a = amounts[r, i]
+            if a < 0 or a > capital or a % bid_step != 0:
+                return r, i, 1
+            if directions[r, i] < 0 or directions[r, i] > 7:
+                return r, i, 2
+    return -1, -1, 0
 
 
 @jit

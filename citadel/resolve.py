@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from citadel._kernels import resolve_many_kernel
+from citadel._kernels import first_bad_order, resolve_many_kernel
 from citadel.rules import DIRECTIONS, STEPS, Rules, direction_index
 
 
@@ -235,14 +235,15 @@ def resolve_many(amounts, directions, rules: Rules | None = None):
         raise ValueError(
             f"amounts and directions must both have shape (m, {n}), got {a.shape}, {d.shape}"
         )
-    for seat in range(n):
+    row, seat, problem = first_bad_order(a, d, rules.capital, rules.bid_step)
+    if problem:
         name = f"seat {rules.seats[seat]} (#{seat})"
-        col = a[:, seat]
-        if (col < 0).any() or (col > rules.capital).any() or (col % rules.bid_step).any():
+        if problem == 1:
             raise ValueError(
                 f"{name}: amounts must be multiples of bid_step={rules.bid_step} in "
-                f"0..{rules.capital}"
+                f"0..{rules.capital}, got {a[row, seat]} in round {row}"
             )
-        if ((d[:, seat] < 0) | (d[:, seat] > 7)).any():
-            raise ValueError(f"{name}: unknown direction, use 0..7 (N, NE, ..., NW)")
+        raise ValueError(
+            f"{name}: unknown direction {d[row, seat]} in round {row}, use 0..7 (N, NE, ..., NW)"
+        )
     return resolve_many_kernel(a, d, rules.resolution == "variant", rules.payment == "winners")

@@ -178,10 +178,14 @@ def test_bad_orders_against_capitals():
 def test_bad_batches():
     with pytest.raises(ValueError, match="shape"):
         resolve_many([[1, 2, 3]], [[0, 0, 0]])
-    with pytest.raises(ValueError, match=r"seat E \(#1\): amounts must be"):
+    with pytest.raises(ValueError, match=r"seat E \(#1\): amounts must be .* got 101 in round 0"):
         resolve_many([[1, 101, 0, 0]], [[0, 0, 0, 0]])
-    with pytest.raises(ValueError, match=r"seat W \(#3\): unknown direction"):
+    with pytest.raises(ValueError, match=r"seat N \(#0\): amounts must be .* got -5 in round 1"):
+        resolve_many([[1, 1, 0, 0], [-5, 0, 0, 0]], [[0, 0, 0, 0], [0, 0, 0, 0]])
+    with pytest.raises(ValueError, match=r"seat W \(#3\): unknown direction 8 in round 0"):
         resolve_many([[1, 1, 0, 0]], [[0, 0, 0, 8]])
+    with pytest.raises(ValueError, match=r"seat S \(#2\): amounts must be .* got 3 in round 0"):
+        resolve_many([[5, 5, 3, 0]], [[0, 0, 0, 0]], Rules(bid_step=5))
 
 
 # ---- properties ---------------------------------------------------------------------
