@@ -2,6 +2,12 @@
 
 The public wrappers (``race.py``, ``economy.py``) check arguments and build the
 C-ordered arrays these kernels read.
+
+Speed note: the game loop calls no helper that takes arrays and branches on them.
+Numba keeps such helpers' array arguments alive with atomic reference counts that
+its pruning pass cannot remove, and those cost more than the game logic itself (the
+economy ran at 8.5e4 games/s with the adventure draw as such a helper, 1.12e5
+without). Small straight-line helpers (``_next``, ``_tap``) compile without them.
 """
 
 from __future__ import annotations
@@ -101,21 +107,26 @@ A_KIND, A_VALUE, A_COST = 0, 1, 2
 KIND_OTHER, KIND_AGREEMENT, KIND_ATTACHMENT = 0, 1, 2
 
 
-@jit(inline="always")
-def _untapped_conquest(crew, pl, play_idx, play_tapped, play_n, s):
-    total = 0
-    for i in range(play_n[s]):
-        if play_tapped[s, i] == 0:
-            total += crew[pl, play_idx[s, i], C_CONQUEST]
-    return total
+# per-seat running totals of the crew in play (``agg[seat, field]``): conquest, votes,
+# command, the conquest of the tapped characters, and the turn stamp: a character is
+# tapped when its ``play_tapped`` entry equals its seat's stamp, so returning to port
+# (untapping the whole crew) is one increment.
+G_CONQUEST, G_VOTES, G_COMMAND, G_TAPPED_CONQUEST, G_STAMP = 0, 1, 2, 3, 4
+N_AGG = 5
 
 
 @jit(inline="always")
-def _votes(crew, pl, play_idx, play_n, s):
-    total = 0
-    for i in range(play_n[s]):
-        total += crew[pl, play_idx[s, i], C_VOTES]
-    return total
+def _tap(crew, pl, play_idx, play_tapped, agg, s, i):
+    play_tapped[s, i] = agg[s, G_STAMP]
+    agg[s, G_TAPPED_CONQUEST] += crew[pl, play_idx[s, i], C_CONQUEST]
+
+
+@jit(inline="always")
+def _count_crew(crew, pl, c, agg, s, sign):
+    """Add (``sign`` 1) or remove (-1) character ``c`` in the seat's running totals."""
+    agg[s, G_CONQUEST] += sign * crew[pl, c, C_CONQUEST]
+    agg[s, G_VOTES] += sign * crew[pl, c, C_VOTES]
+    agg[s, G_COMMAND] += sign * crew[pl, c, C_COMMAND]
 
 
 @jit(inline="always")
@@ -133,23 +144,20 @@ def _next(order, s, ptr, length, lazy):
 
 
 @jit(inline="always")
-def _draw(adv, adv_len, pl, adv_order, adv_ptr, s, held, held_n, att_held, att_n, hand, lazy):
-    """Draw the next adventure card; keep an agreement or an attachment (hand permitting)."""
-    a = _next(adv_order, s, adv_ptr, adv_len[pl], lazy)
-    if adv[pl, a, A_KIND] == KIND_AGREEMENT and held_n[s] + att_n[s] < hand:
-        held[s, held_n[s]] = a
-        held_n[s] += 1
-    elif adv[pl, a, A_KIND] == KIND_ATTACHMENT and held_n[s] + att_n[s] < hand:
-        att_held[s, att_n[s]] = a
-        att_n[s] += 1
+def _kept_as(kind, in_hand, hand):
+    """What a drawn adventure card becomes: an agreement or an attachment kept in hand
+    (hand permitting), else ``KIND_OTHER`` (discarded)."""
+    if in_hand < hand and kind in (KIND_AGREEMENT, KIND_ATTACHMENT):
+        return kind
+    return KIND_OTHER
 
 
 @jit
 def play_game(opts, rates, buy, sell, lair, crew, terr, terr_len, adv, adv_len, strat,
               player_of_seat, crew_order, crew_len, terr_order, adv_order,
               gold, doub, inc, held, held_n, tavern, tavern_n, crew_ptr, terr_ptr, adv_ptr,
-              play_idx, play_tapped, play_n, att_held, att_n, bonus, n_attached, seas,
-              record, traj_gold, traj_doub, traj_stock, lazy):
+              play_idx, play_tapped, play_n, agg, att_held, att_n, bonus, n_attached,
+              seas, record, traj_gold, traj_doub, traj_stock, lazy):
     """Play one game from shuffled piles; return ``(winning seat, winning round)``.
 
     Deterministic given the pile orders (``*_order[seat]`` are permutations of each
@@ -177,6 +185,8 @@ def play_game(opts, rates, buy, sell, lair, crew, terr, terr_len, adv, adv_len, 
         seas[s, 0] = 0
         seas[s, 1] = 0
         play_n[s] = 0
+        for f in range(N_AGG):
+            agg[s, f] = 0
         terr_ptr[s] = 0
         tavern_n[s] = 0
         crew_ptr[s] = 0
@@ -185,8 +195,14 @@ def play_game(opts, rates, buy, sell, lair, crew, terr, terr_len, adv, adv_len, 
             tavern_n[s] += 1
         adv_ptr[s] = 0
         while adv_ptr[s] < hand and adv_ptr[s] < adv_len[pl]:
-            _draw(adv, adv_len, pl, adv_order, adv_ptr, s, held, held_n, att_held, att_n, hand,
-                  lazy)
+            a = _next(adv_order, s, adv_ptr, adv_len[pl], lazy)
+            kept = _kept_as(adv[pl, a, A_KIND], held_n[s] + att_n[s], hand)
+            if kept == KIND_AGREEMENT:
+                held[s, held_n[s]] = a
+                held_n[s] += 1
+            elif kept == KIND_ATTACHMENT:
+                att_held[s, att_n[s]] = a
+                att_n[s] += 1
     max_rounds = opts[O_MAX_ROUNDS]
     winner = -1
     win_round = 0
@@ -203,15 +219,11 @@ def play_game(opts, rates, buy, sell, lair, crew, terr, terr_len, adv, adv_len, 
                 win_round = r
                 break
             # 1. return to port; 2. collect
-            for i in range(play_n[s]):
-                play_tapped[s, i] = 0
+            agg[s, G_STAMP] += 1
+            agg[s, G_TAPPED_CONQUEST] = 0
             doub[s] += lair[pl, 0] + inc[s]
             # 4. main phase: preparation (attachments, within the crew's command) ...
-            command = 0
-            if att_n[s] > 0:
-                for i in range(play_n[s]):
-                    command += crew[pl, play_idx[s, i], C_COMMAND]
-            while att_n[s] > 0 and n_attached[s] < command:
+            while att_n[s] > 0 and n_attached[s] < agg[s, G_COMMAND]:
                 a = att_held[s, 0]
                 if adv[pl, a, A_COST] > doub[s] - strat[pl, S_ATTACH_RESERVE]:
                     break
@@ -226,20 +238,18 @@ def play_game(opts, rates, buy, sell, lair, crew, terr, terr_len, adv, adv_len, 
                 launcher = -1
                 for i in range(play_n[s]):
                     c = play_idx[s, i]
-                    if play_tapped[s, i] != 0 or crew[pl, c, C_DIPLOMACY] < 1:
+                    if play_tapped[s, i] == agg[s, G_STAMP] or crew[pl, c, C_DIPLOMACY] < 1:
                         continue
                     if launcher < 0 or (crew[pl, c, C_CONQUEST]
                                         < crew[pl, play_idx[s, launcher], C_CONQUEST]):
                         launcher = i
                 if launcher >= 0:
-                    play_tapped[s, launcher] = 1
-                    pro = _votes(crew, pl, play_idx, play_n, s) + opts[O_LAUNCHER]
+                    _tap(crew, pl, play_idx, play_tapped, agg, s, launcher)
+                    pro = agg[s, G_VOTES] + opts[O_LAUNCHER]
                     con = 0
                     for t in range(n):
-                        if t != s:
-                            v = _votes(crew, player_of_seat[t], play_idx, play_n, t)
-                            if v > con:
-                                con = v
+                        if t != s and agg[t, G_VOTES] > con:
+                            con = agg[t, G_VOTES]
                     value = adv[pl, held[s, 0], A_VALUE]
                     for j in range(1, held_n[s]):
                         held[s, j - 1] = held[s, j]
@@ -247,7 +257,7 @@ def play_game(opts, rates, buy, sell, lair, crew, terr, terr_len, adv, adv_len, 
                     if pro > con:
                         inc[s] += value
             # ... then a raid on the richest rival's lair, or else an exploration
-            att = _untapped_conquest(crew, pl, play_idx, play_tapped, play_n, s)
+            att = agg[s, G_CONQUEST] - agg[s, G_TAPPED_CONQUEST]
             target = -1
             for t in range(n if att > 0 else 0):
                 if t == s or (gold[t] == 0 and doub[t] == 0):
@@ -258,7 +268,7 @@ def play_game(opts, rates, buy, sell, lair, crew, terr, terr_len, adv, adv_len, 
             raided = False
             if target >= 0 and att > 0:
                 pt = player_of_seat[target]
-                dfn = _untapped_conquest(crew, pt, play_idx, play_tapped, play_n, target)
+                dfn = agg[target, G_CONQUEST] - agg[target, G_TAPPED_CONQUEST]
                 dfn += lair[pt, 1] + bonus[target]
                 att_total = att + bonus[s]
                 if att_total - dfn >= strat[pl, S_RAID_MARGIN]:
@@ -272,31 +282,33 @@ def play_game(opts, rates, buy, sell, lair, crew, terr, terr_len, adv, adv_len, 
                             take = min(opts[O_PILLAGE_DOUBLONS], doub[target])
                             doub[target] -= take
                             doub[s] += take
-                        for i in range(play_n[s]):
-                            play_tapped[s, i] = 1
+                        for i in range(play_n[s]):  # every character is tapped
+                            play_tapped[s, i] = agg[s, G_STAMP]
+                        agg[s, G_TAPPED_CONQUEST] = agg[s, G_CONQUEST]
                     else:
                         diff = dfn - att
                         victim = -1
                         for i in range(play_n[s]):
-                            if play_tapped[s, i] == 0:
+                            if play_tapped[s, i] != agg[s, G_STAMP]:
                                 cmd = crew[pl, play_idx[s, i], C_COMMAND]
                                 if cmd <= diff and (victim < 0 or cmd > crew[
                                         pl, play_idx[s, victim], C_COMMAND]):
                                     victim = i
-                        for i in range(play_n[s]):
-                            play_tapped[s, i] = 1
                         if victim >= 0:
+                            _count_crew(crew, pl, play_idx[s, victim], agg, s, -1)
                             for j in range(victim + 1, play_n[s]):
                                 play_idx[s, j - 1] = play_idx[s, j]
-                                play_tapped[s, j - 1] = play_tapped[s, j]
                             play_n[s] -= 1
+                        for i in range(play_n[s]):  # every character is tapped
+                            play_tapped[s, i] = agg[s, G_STAMP]
+                        agg[s, G_TAPPED_CONQUEST] = agg[s, G_CONQUEST]
             if not raided and att > opts[O_EXPLORE] and terr_ptr[s] < terr_len[pl]:
                 total = 0
                 for i in range(play_n[s]):
                     if total > opts[O_EXPLORE]:
                         break
-                    if play_tapped[s, i] == 0:
-                        play_tapped[s, i] = 1
+                    if play_tapped[s, i] != agg[s, G_STAMP]:
+                        _tap(crew, pl, play_idx, play_tapped, agg, s, i)
                         total += crew[pl, play_idx[s, i], C_CONQUEST]
                 t = _next(terr_order, s, terr_ptr, terr_len[pl], lazy)
                 inc[s] += terr[pl, t, 0]
@@ -340,8 +352,9 @@ def play_game(opts, rates, buy, sell, lair, crew, terr, terr_len, adv, adv_len, 
                 if opts[O_TO_COMPANY]:
                     stock = min(stock + cost, top_stock)
                 play_idx[s, play_n[s]] = c
-                play_tapped[s, play_n[s]] = 0
+                play_tapped[s, play_n[s]] = 0  # stamps start at 1: untapped
                 play_n[s] += 1
+                _count_crew(crew, pl, c, agg, s, 1)
                 for j in range(pick + 1, tavern_n[s]):
                     tavern[s, j - 1] = tavern[s, j]
                 tavern_n[s] -= 1
@@ -350,8 +363,14 @@ def play_game(opts, rates, buy, sell, lair, crew, terr, terr_len, adv, adv_len, 
                 tavern_n[s] += 1
             # 7. end of turn: one new adventure card (agreements are kept)
             if adv_ptr[s] < adv_len[pl]:
-                _draw(adv, adv_len, pl, adv_order, adv_ptr, s, held, held_n, att_held, att_n, hand,
-                  lazy)
+                a = _next(adv_order, s, adv_ptr, adv_len[pl], lazy)
+                kept = _kept_as(adv[pl, a, A_KIND], held_n[s] + att_n[s], hand)
+                if kept == KIND_AGREEMENT:
+                    held[s, held_n[s]] = a
+                    held_n[s] += 1
+                elif kept == KIND_ATTACHMENT:
+                    att_held[s, att_n[s]] = a
+                    att_n[s] += 1
         if winner >= 0:
             break
     if record:
@@ -404,6 +423,7 @@ def simulate_games_kernel(seeds, chunk_size, n_games, rotate, record, opts, rate
         play_idx = np.zeros((n, max_crew), dtype=np.int64)
         play_tapped = np.zeros((n, max_crew), dtype=np.int64)
         play_n = np.zeros(n, dtype=np.int64)
+        agg = np.zeros((n, N_AGG), dtype=np.int64)
         att_held = np.zeros((n, opts[O_HAND] + 1), dtype=np.int64)
         att_n = np.zeros(n, dtype=np.int64)
         bonus = np.zeros(n, dtype=np.int64)
@@ -431,8 +451,8 @@ def simulate_games_kernel(seeds, chunk_size, n_games, rotate, record, opts, rate
                                   adv_len, strat, player_of_seat, crew_order, crew_len,
                                   terr_order, adv_order, gold, doub, inc, held, held_n,
                                   tavern, tavern_n, crew_ptr, terr_ptr, adv_ptr, play_idx,
-                                  play_tapped, play_n, att_held, att_n, bonus, n_attached,
-                                  seas, record, tg, td, ts, True)
+                                  play_tapped, play_n, agg, att_held, att_n, bonus,
+                                  n_attached, seas, record, tg, td, ts, True)
             win_seat[g] = seat
             win_round[g] = rnd
             if seat >= 0:

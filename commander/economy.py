@@ -369,6 +369,6 @@ def play_from_orders(data: dict, player_of_seat, crew_order, terr_order, adv_ord
         np.asarray(player_of_seat, dtype=np.int64), np.ascontiguousarray(crew_order),
         data["crew_len"], np.ascontiguousarray(terr_order), np.ascontiguousarray(adv_order),
         z(n), z(n), z(n), z(n, hand), z(n), z(n, int(data["opts"][K.O_TAVERN]) + 1), z(n),
-        z(n), z(n), z(n), z(n, width), z(n, width), z(n), z(n, hand), z(n), z(n), z(n),
-        z(n, 2), True, tg, td, ts, False)
+        z(n), z(n), z(n), z(n, width), z(n, width), z(n), z(n, K.N_AGG), z(n, hand), z(n),
+        z(n), z(n), z(n, 2), True, tg, td, ts, False)
     return int(seat), int(rnd), tg[1:], td[1:], ts[1:]
