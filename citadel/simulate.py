@@ -133,7 +133,7 @@ def simulate_games(
     >>> games.scores[0].tolist(), games.rounds.tolist()
     ([0.5, 0.5, 0.0, 0.0], [4, 4, 4, 4, 4])
     """
-    n = check_count("n", n)
+    n = check_count("n", n, 1)
     chunk_size = check_count("chunk_size", chunk_size, 1)
     kinds = _agent_codes(agents, rules)
     seeds = chunk_seeds(seed, -(-n // chunk_size))

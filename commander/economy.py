@@ -228,7 +228,7 @@ def simulate_economy(
     >>> res.win_round.shape, res.gold.shape[1:]
     ((200,), (60, 2))
     """
-    n = check_count("n", n)
+    n = check_count("n", n, 1)
     chunk_size = check_count("chunk_size", chunk_size, 1)
     strategies = [Strategy()] * len(decks) if strategies is None else list(strategies)
     data = kernel_inputs(rules, list(decks), cards, strategies, max_rounds)

@@ -90,3 +90,5 @@ def test_summary_and_validation():
         simulate_games(Rules(), ["straight", "bold", "saver", "saver"], 1)
     with pytest.raises(ValueError, match="need 4 agents"):
         simulate_games(Rules(), ["straight"], 1)
+    with pytest.raises(ValueError, match="n must be >= 1, got 0"):
+        simulate_games(Rules(), ["straight"] * 4, 0)

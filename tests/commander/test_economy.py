@@ -112,7 +112,8 @@ def test_no_record():
         ({"decks": FOUR[:3]}, "one deck per player"),
         ({"strategies": [Strategy()]}, "one Strategy per player"),
         ({"strategies": [Strategy(), "greedy"]}, r"strategies\[1\] must be a Strategy"),
-        ({"n": -1}, "n must be >= 0"),
+        ({"n": 0}, "n must be >= 1, got 0"),
+        ({"n": 2.0}, "n must be an int, got float"),
         ({"max_rounds": 0}, "max_rounds must be >= 1"),
     ],
 )
