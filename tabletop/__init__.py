@@ -3,6 +3,7 @@
 The shared package knows no game; every game package stands on it.
 """
 
+from tabletop.cooperative import LeastCore, least_core, shapley_value
 from tabletop.files import atomic_write_bytes, atomic_write_text
 from tabletop.matrix_games import solve_zero_sum
 from tabletop.seeding import as_generator, as_seed_sequence, chunk_seeds
@@ -10,6 +11,7 @@ from tabletop.stats import MonteCarloEstimate, chi_square_test, estimate_mean, e
 from tabletop.sweep import SweepResult, sweep
 
 __all__ = [
+    "LeastCore",
     "MonteCarloEstimate",
     "SweepResult",
     "as_generator",
@@ -20,6 +22,8 @@ __all__ = [
     "chunk_seeds",
     "estimate_mean",
     "estimate_proportion",
+    "least_core",
+    "shapley_value",
     "solve_zero_sum",
     "sweep",
 ]

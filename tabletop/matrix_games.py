@@ -64,8 +64,14 @@ def _check_matrix(A) -> np.ndarray:
     return A
 
 
-#: Tighter than HiGHS's defaults (1e-7): values feed long chains of stage games.
-_HIGHS_OPTIONS = {"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10}
+#: Tighter than HiGHS's defaults (1e-7): values feed long chains of stage games. When
+#: payoffs differ by less than those tolerances HiGHS can stop with a solve error; the
+#: programme is then solved again with its defaults (the reported ``gap`` still says
+#: how exact the answer is).
+_HIGHS_OPTIONS = (
+    {"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10},
+    {},
+)
 
 
 def _maximin(B: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -82,9 +88,12 @@ def _maximin(B: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     A_eq = np.ones((1, m + 1))
     A_eq[0, -1] = 0.0
     bounds = [(0.0, None)] * m + [(None, None)]
-    res = linprog(c, A_ub=A_ub, b_ub=np.zeros(n), A_eq=A_eq, b_eq=[1.0], bounds=bounds,
-                  method="highs", options=_HIGHS_OPTIONS)  # fmt: skip
-    if res.status != 0:  # pragma: no cover - a bounded feasible LP always solves
+    for options in _HIGHS_OPTIONS:
+        res = linprog(c, A_ub=A_ub, b_ub=np.zeros(n), A_eq=A_eq, b_eq=[1.0], bounds=bounds,
+                      method="highs", options=options)  # fmt: skip
+        if res.status == 0:
+            break
+    else:  # pragma: no cover - a bounded feasible LP always solves with the defaults
         raise RuntimeError(f"linear programme failed: {res.message}")
     x = np.clip(res.x[:m], 0.0, None)
     y = np.clip(-res.ineqlin.marginals, 0.0, None)

@@ -124,6 +124,30 @@ def test_constant_and_single_entry():
     assert solve_zero_sum([[4]]).value == pytest.approx(4.0)
 
 
+def test_payoffs_closer_than_the_tolerances():
+    # met in a Citadel fixed-point search: payoffs 1e-10 apart made HiGHS stop with a
+    # solve error at tight tolerances; the solve falls back to HiGHS's defaults
+    near = [
+        [0.9999999995343387, 0.9999999998980001, 0.999999999999, 0.9999999998980001,
+         0.9999999998990001, 0.999999999999, 0.9999999998990001],
+        [1.0, 0.9999999999985, 0.999999999999, 1.0, 0.999999999999, 0.999999999999,
+         0.999999999999],
+        [1.0, 0.9999999993528225, 0.9999999998999901, 1.0, 1.0, 0.9999999998999901, 1.0],
+        [1.0, 1.0, 0.999999999999, 0.9999999999985, 0.999999999999, 0.999999999999,
+         0.999999999999],
+        [1.0, 1.0, 1.0, 0.9999999993528225, 0.9999999998999901, 1.0, 0.9999999998999901],
+        [1.0, 1.0, 0.9999999998999901, 1.0, 1.0, 0.9999999998999901, 1.0],
+        [1.0, 1.0, 1.0, 1.0, 1.0, 0.0, 1.0],
+        [1.0, 1.0, 1.0, 1.0, 0.9999999998999901, 1.0, 0.9999999998999901],
+        [1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.0],
+    ]  # fmt: skip
+    sol = solve_zero_sum(near)
+    assert sol.gap < 1e-9
+    # row 2 alone guarantees 1 - 6.5e-10 and nothing beats 1: the value is 1 up to 1e-9
+    assert sol.value == pytest.approx(1.0, abs=1e-9)
+    assert sol.value >= 0.9999999993528225 - 1e-12
+
+
 def test_column_dominance():
     """A column player facing a dominated column never plays it."""
     A = [[3, 1, 5], [0, 2, 4]]  # column 3 is dominated by column 2 (and by 1)
