@@ -2,6 +2,16 @@
 
 from citadel.agents import AGENTS, agent
 from citadel.alliances import EmpiricalGame, empirical_game
+from citadel.coalitions import (
+    AllianceAnalysis,
+    SidesCheck,
+    SidesSolution,
+    alliance_analysis,
+    check_sides,
+    coalition_values,
+    simulate_sides,
+    solve_sides,
+)
 from citadel.game import GameRecord, GameState, initial_state, play_game, play_round
 from citadel.resolve import Resolution, resolve, resolve_many
 from citadel.rules import DIRECTIONS, Rules
@@ -12,6 +22,7 @@ from citadel.whole_game import DuelCheck, DuelGameSolution, check_solution, solv
 __all__ = [
     "AGENTS",
     "DIRECTIONS",
+    "AllianceAnalysis",
     "DuelCheck",
     "DuelGameSolution",
     "EmpiricalGame",
@@ -20,8 +31,13 @@ __all__ = [
     "GameState",
     "Resolution",
     "Rules",
+    "SidesCheck",
+    "SidesSolution",
     "agent",
+    "alliance_analysis",
+    "check_sides",
     "check_solution",
+    "coalition_values",
     "empirical_game",
     "exploitability",
     "initial_state",
@@ -32,6 +48,8 @@ __all__ = [
     "resolve_many",
     "seat_balance",
     "simulate_games",
+    "simulate_sides",
     "solve_duel_game",
+    "solve_sides",
     "stage_payoffs",
 ]

@@ -17,6 +17,11 @@ Subcommands (every rule knob of :class:`citadel.Rules` is an option: ``--radius 
   :func:`citadel.check_solution` with the solution's own ``--directions``),
   ``opening`` (each side's optimal mixed first order) or ``values`` (V in every
   state);
+* ``sides``: two coalitions solved as sides (:func:`citadel.coalitions.solve_sides`),
+  ``--side NE`` against the other seats (``--objective difference`` or ``score``):
+  the value from the start, each side's score, the draw chance and exploitability;
+* ``alliances``: every coalition's value with the seats' Shapley values and the least
+  core (:func:`citadel.coalitions.alliance_analysis`);
 * ``sweep``: ``simulate`` or ``solve`` over a ``--grid`` of knobs
   (``--grid radius=1,2 capital=10,20``), one row per variant, run by
   :func:`tabletop.sweep.sweep` on ``--jobs`` local processes or a dask scheduler
@@ -37,6 +42,7 @@ import numba
 import pandas as pd
 
 from citadel.agents import AGENTS
+from citadel.coalitions import OBJECTIVES, alliance_analysis, check_sides, solve_sides
 from citadel.resolve import resolve
 from citadel.rules import DIRECTIONS, STEPS, Rules
 from citadel.simulate import simulate_games
@@ -173,6 +179,25 @@ def _solve(args) -> pd.DataFrame:
     return pd.DataFrame(rows).set_index(["cap_n", "cap_s", "y"])
 
 
+def _sides(args) -> pd.DataFrame:
+    rules = cli.rules_from_args(Rules, args)
+    sol = solve_sides(rules, args.side, args.objective)
+    chk = check_sides(sol)
+    a, b = sol.names
+    row = {"value": chk.value, f"score_{a}": chk.score_a, f"score_{b}": chk.score_b,
+           "p_draw": chk.p_draw, "exploitability": chk.exploitability}  # fmt: skip
+    return pd.DataFrame([row], index=pd.Index([f"{a} vs {b}"], name="sides"))
+
+
+def _alliances(args) -> pd.DataFrame:
+    res = alliance_analysis(cli.rules_from_args(Rules, args))
+    frame = res.values[["value", "draw", "exploitability"]].copy()
+    for seat, phi in res.shapley.items():
+        frame.loc[seat, "shapley"] = phi
+        frame.loc[seat, "least_core"] = res.least_core.allocation[seat]
+    return frame
+
+
 def _sweep(args) -> pd.DataFrame:
     base = cli.rules_kwargs(args)
     grid = cli.sweep_grid(args, Rules, base)
@@ -250,6 +275,15 @@ def build_parser() -> cli.ArgumentParser:
                   seed=False, jobs=False)  # fmt: skip
     directions(sub)
     sub.add_argument("--show", choices=("summary", "opening", "values"), default="summary")
+    sub = command("sides", "two coalitions solved as sides on a bid grid", _sides,
+                  seed=False, jobs=False)  # fmt: skip
+    sub.add_argument("--side", default="NE",
+                     help="the first side's seats, e.g. NE or N (default: NE)")  # fmt: skip
+    sub.add_argument("--objective", choices=tuple(OBJECTIVES), default="difference",
+                     help="the first side's payoff: its score minus the other's (default) "
+                          "or its own score")  # fmt: skip
+    command("alliances", "coalition values, Shapley values and the least core", _alliances,
+            seed=False, jobs=False)  # fmt: skip
     sub = command("sweep", "an analysis over a grid of rule variants", _sweep)
     cli.add_sweep_options(sub, ANALYSES, "radius=1,2 capital=10,20")
     directions(sub)

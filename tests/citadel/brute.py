@@ -93,3 +93,91 @@ def duel_value_iteration(rules: Rules, n_dirs, s_dirs, iterations: int = 400, to
         if change < tol:
             break
     return V
+
+
+def sides_fixed_points(rules: Rules, side_a, bisections: int = 60, tol: float = 1e-12):
+    """Value of the two-sides game (pooled capitals, one combined order per side, each
+    side pulling toward its members' lines) at every state, by plain means: orders
+    enumerated and resolved by the reference resolution, walls and corner scores
+    written out, states taken in order of increasing capitals and each one's fixed
+    point v = val(payoff + loop v) nearest 0 found by plain bisection (g(v) =
+    val(payoff + loop v) - v is non-increasing; a game looping for ever is a draw).
+
+    Returns a dict ``(x, y, capital A, capital B) -> value`` (A's score minus B's).
+    """
+    import numpy as np
+
+    from tabletop.matrix_games import solve_zero_sum
+
+    seats = rules.seats
+    side_b = [s for s in seats if s not in side_a]
+    homes = {"N": 0, "E": 2, "S": 4, "W": 6}
+    r, step = rules.radius, rules.bid_step
+
+    def actions(side, pool):
+        acts = [(0, homes[side[0]], 1)]
+        for a in range(step, rules.capital + 1, step):
+            for s in side:
+                for k in range(1, len(side) + 1):
+                    if a * k <= pool:
+                        acts.append((a, homes[s], k))
+        return acts
+
+    def orders(side, act):
+        a, d, k = act
+        return {s: (a if i < k else 0, d) for i, s in enumerate(side)}
+
+    def exit_value(x, y):
+        out = {"N": y > r, "S": y < -r, "E": x > r, "W": x < -r}
+        crossed = [s for s in seats if out[s]]
+        if not crossed:
+            return None
+        return sum((1 if s in side_a else -1) / len(crossed) for s in crossed)
+
+    pools = (rules.capital * len(side_a), rules.capital * len(side_b))
+    values = {}
+    for ca in range(0, pools[0] + 1, step):
+        for cb in range(0, pools[1] + 1, step):
+            rows, cols = actions(side_a, ca), actions(side_b, cb)
+            outcomes = []
+            for ra in rows:
+                line = []
+                for cb_act in cols:
+                    placed = orders(side_a, ra) | orders(side_b, cb_act)
+                    res = resolve_reference([placed[s][0] for s in seats],
+                                            [placed[s][1] for s in seats],
+                                            rules.resolution, rules.payment)  # fmt: skip
+                    paid = [sum(res.pays[seats.index(s)] for s in side)
+                            for side in (side_a, side_b)]
+                    line.append((res.step, ca - paid[0], cb - paid[1]))
+                outcomes.append(line)
+            for x in range(-r, r + 1):
+                for y in range(-r, r + 1):
+                    payoff = np.zeros((len(rows), len(cols)))
+                    loop = np.zeros((len(rows), len(cols)), dtype=bool)
+                    for i, line in enumerate(outcomes):
+                        for j, ((dx, dy), a2, b2) in enumerate(line):
+                            x2, y2 = x + dx, y + dy
+                            if (x2 > r and "E" not in seats) or (x2 < -r and "W" not in seats):
+                                x2 = x
+                            if (y2 > r and "N" not in seats) or (y2 < -r and "S" not in seats):
+                                y2 = y
+                            end = exit_value(x2, y2)
+                            if end is not None:
+                                payoff[i, j] = end
+                            elif (x2, y2, a2, b2) == (x, y, ca, cb):
+                                loop[i, j] = True
+                            else:
+                                payoff[i, j] = values[(x2, y2, a2, b2)]
+                    g0 = solve_zero_sum(payoff).value
+                    if not loop.any() or abs(g0) <= tol:
+                        values[(x, y, ca, cb)] = g0 if not loop.any() else 0.0
+                        continue
+                    sign = 1.0 if g0 > 0 else -1.0  # search u = sign * v in [0, 1]
+                    lo, hi = 0.0, 1.0
+                    for _ in range(bisections):
+                        u = 0.5 * (lo + hi)
+                        g = sign * (solve_zero_sum(payoff + loop * (sign * u)).value - sign * u)
+                        lo, hi = (u, hi) if g > tol else (lo, u)
+                    values[(x, y, ca, cb)] = sign * hi
+    return values

@@ -86,6 +86,23 @@ def test_solve(capsys):
     assert table.query("y == 1 and cap_n == 10 and cap_s == 10")["value"].item() == 0.5
 
 
+def test_sides_and_alliances_match_the_library(capsys):
+    from citadel.coalitions import alliance_analysis, check_sides, solve_sides
+
+    rules = Rules(radius=1, capital=10, bid_step=5)
+    (row,) = run_json(capsys, "sides", *DUEL, "--side", "ns", "--objective", "score")
+    chk = check_sides(solve_sides(rules, "NS", "score"))
+    assert row["sides"] == "NS vs EW"
+    assert (row["value"], row["score_NS"], row["p_draw"]) == (chk.value, chk.score_a, chk.p_draw)
+    rows = {r["coalition"]: r for r in run_json(capsys, "alliances", *DUEL)}
+    res = alliance_analysis(rules)
+    assert list(rows) == list(res.values.index)
+    for name, r in rows.items():
+        assert r["value"] == res.values.loc[name, "value"]
+    assert [rows[s]["shapley"] for s in "NESW"] == res.shapley.tolist()
+    assert [rows[s]["least_core"] for s in "NESW"] == res.least_core.allocation.tolist()
+
+
 def test_sweep_of_solves(capsys):
     rows = run_json(capsys, "sweep", "--analysis", "solve", "--grid", "capital=5,10",
                     "--radius", "1", "--bid-step", "5", "--jobs", "1")  # fmt: skip
@@ -157,6 +174,10 @@ def test_report_runs_the_citadel_notebooks(capsys, monkeypatch, tmp_path):
         (["solve", "--seed", "3"], 2, "unrecognized arguments: --seed 3"),
         (["solve", "--n-players", "4"], 1, "the duel is the two-player game"),
         (["fly"], 2, "invalid choice: 'fly'"),
+        (["sides", "--side", "NX"], 1, "side 'NX': seat(s) ['X'] not among"),
+        (["sides", "--side", "NESW"], 1, "at least one and not all"),
+        (["sides", "--objective", "win"], 2, "invalid choice: 'win'"),
+        (["alliances", "--min-bid", "1"], 1, "needs min_bid=0"),
         ([], 2, "the following arguments are required: COMMAND"),
         (["simulate", "--agents", "robot"], 1, "unknown agent 'robot'"),
         (["simulate", "--games", "0"], 1, "games must be >= 2 (for a mean and its error), got 0"),

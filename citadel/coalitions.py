@@ -1,0 +1,636 @@
+"""Two coalitions facing each other, solved exactly, and the cooperative game they define.
+
+RULES.md §2: alliances are not binding, but once the seats split into two sides that
+each play for the side, the game is zero-sum (a side's payoff is its members' scores
+minus the other side's). :func:`solve_sides` solves it by Shapley's value iteration
+over the states (pawn cell, pooled capital of each side), in order of increasing
+capitals as :mod:`citadel.whole_game` does for 1 vs 1: every round that changes
+nothing leaves the state as it is, so each state is the fixed point of its own stage
+game (:func:`citadel.stage.solve_with_loop`).
+
+Abstraction, stated (and measured by :func:`check_sides` within it):
+
+* **Pooled capital.** A side holds the sum of its members' points and pays from it;
+  an author's amount is at most one seat's starting capital.
+* **One combined order per side.** A side writes one order (amount ``a``, a member's
+  own direction, ``k`` authors): ``k`` members write ``a`` that way and merge
+  (strength ``k a``, cost ``k a``), the others abstain. So a side can combine, and be
+  countered (RULES.md step 2: a single order of the same amount the opposite way
+  cancels a combined one); it never splits its members over two directions. With
+  each side pulling only toward its own lines no tie can cost a fee, so capitals stay
+  on the grid of ``bid_step``. ``min_bid`` must be 0 (members abstain).
+* **No round limit**: a game that stalls for ever is a draw, as in the 1 vs 1 solve.
+
+Scores: a win is worth 1 to the seat whose line the pawn crosses, a corner exit 1/2
+to each of its two seats; an empty seat's edge is a wall (RULES.md §2).
+
+**Coalition values.** ``v(S)`` is what coalition S can guarantee itself: the value of
+the zero-sum game in which S maximises its members' total expected score and the
+other seats minimise it (``objective="score"``; von Neumann and Morgenstern's
+characteristic function, 1944). It is unique, unlike the score an equilibrium of the
+difference game happens to give (equilibria with the same value can differ in their
+draw chance). All seats together score 1 when their capital can walk the pawn out.
+Shapley values and the (least) core of ``v`` (:mod:`tabletop.cooperative`) say
+whether some alliance can promise its members more than any division of the whole
+leaves them (:func:`alliance_analysis`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from citadel._kernels import resolve_many_kernel
+from citadel.rules import DIRECTIONS, Rules
+from citadel.stage import solve_with_loop
+from tabletop.cooperative import LeastCore, least_core, shapley_value
+
+#: Seat names in seat order for four players; a side is a string of them ("NE").
+SEATS = ("N", "E", "S", "W")
+
+
+def check_side(rules: Rules, side) -> tuple[int, ...]:
+    """The seat indices of ``side`` (a string such as "NE" or a sequence of seat names),
+    a non-empty proper subset of the rules' seats."""
+    if not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a citadel.Rules, got {type(rules).__name__}")
+    names = list(side) if isinstance(side, str) else side
+    try:
+        names = [str(s).strip().upper() for s in names]
+    except TypeError:
+        raise TypeError(f"side must be a string of seat names such as 'NE', got {side!r}") from None
+    unknown = [s for s in names if s not in rules.seats]
+    if unknown:
+        raise ValueError(f"side {side!r}: seat(s) {unknown} not among {rules.seats}")
+    seats = tuple(sorted({rules.seats.index(s) for s in names}))
+    if not seats or len(seats) == rules.n_players or len(seats) != len(names):
+        raise ValueError(f"side {side!r} must name distinct seats, at least one and not all "
+                         f"of {rules.seats}")  # fmt: skip
+    return seats
+
+
+def side_name(rules: Rules, seats) -> str:
+    """The seats' names in seat order, e.g. ``"NE"``."""
+    return "".join(rules.seats[i] for i in sorted(seats))
+
+
+@dataclass(frozen=True, eq=False)
+class SidesSpace:
+    """Combined orders of two sides and what every pair of them does.
+
+    Attributes
+    ----------
+    rules : Rules
+    sides : tuple of two tuples of int
+        Seat indices of side A and of side B (the other seats).
+    amounts, dirs, authors : tuple of numpy.ndarray
+        Per side: each action's per-author amount, direction and number of authors
+        (action 0 is the abstention).
+    dx, dy : numpy.ndarray
+        ``(actions A, actions B)``: the pawn's step before walls.
+    cost : tuple of numpy.ndarray
+        Per side, ``(actions A, actions B)``: what the side pays.
+    levels : tuple of numpy.ndarray
+        Per side, the pooled capitals it can hold (ascending).
+    level_of : tuple of numpy.ndarray
+        Per side, capital -> level index (-1 off the grid).
+    """
+
+    rules: Rules
+    sides: tuple
+    amounts: tuple
+    dirs: tuple
+    authors: tuple
+    dx: np.ndarray
+    dy: np.ndarray
+    cost: tuple
+    levels: tuple
+    level_of: tuple = field(repr=False)
+
+    def legal(self, side: int, capital: int) -> np.ndarray:
+        """Indices of the actions side ``side`` may play holding pooled ``capital``."""
+        return np.flatnonzero(self.amounts[side] * self.authors[side] <= capital)
+
+    def pool(self, side: int) -> int:
+        """The side's pooled starting capital."""
+        return self.rules.capital * len(self.sides[side])
+
+
+def sides_space(rules: Rules, side="NE") -> SidesSpace:
+    """Tabulate the stage game between ``side`` (A) and the other seats (B).
+
+    Examples
+    --------
+    >>> space = sides_space(Rules(capital=10, bid_step=5), "NE")
+    >>> [DIRECTIONS[d] for d in space.dirs[0]], space.authors[0].tolist()
+    (['N', 'N', 'N', 'E', 'E', 'N', 'N', 'E', 'E'], [1, 1, 2, 1, 2, 1, 2, 1, 2])
+    """
+    seats_a = check_side(rules, side)
+    if rules.min_bid != 0:
+        raise ValueError(f"solve_sides needs min_bid=0 (members of a side abstain), got "
+                         f"min_bid={rules.min_bid}")  # fmt: skip
+    seats_b = tuple(i for i in range(rules.n_players) if i not in seats_a)
+    homes = rules.homes
+    grid = [int(a) for a in rules.legal_amounts(rules.capital) if a > 0]
+    amounts, dirs, authors = [], [], []
+    for seats in (seats_a, seats_b):
+        acts = [(0, int(homes[seats[0]]), 1)]
+        acts += [(a, int(homes[s]), k) for a in grid for s in seats
+                 for k in range(1, len(seats) + 1)]  # fmt: skip
+        amounts.append(np.array([a for a, _, _ in acts], dtype=np.int64))
+        dirs.append(np.array([d for _, d, _ in acts], dtype=np.int64))
+        authors.append(np.array([k for _, _, k in acts], dtype=np.int64))
+    m, n = amounts[0].size, amounts[1].size
+    order_a = np.zeros((m, n, rules.n_players), dtype=np.int64)
+    order_d = np.zeros((m, n, rules.n_players), dtype=np.int64)
+    for side, seats in enumerate((seats_a, seats_b)):
+        for rank, seat in enumerate(seats):
+            writes = authors[side] > rank
+            a = np.where(writes, amounts[side], 0)
+            d = dirs[side]
+            if side == 0:
+                order_a[:, :, seat] = a[:, None]
+                order_d[:, :, seat] = d[:, None]
+            else:
+                order_a[:, :, seat] = a[None, :]
+                order_d[:, :, seat] = d[None, :]
+    steps, pays, fee = resolve_many_kernel(
+        order_a.reshape(m * n, -1), order_d.reshape(m * n, -1),
+        rules.resolution == "variant", rules.payment == "winners",
+    )  # fmt: skip
+    if fee.any():  # pragma: no cover - own-line orders of two sides never tie at 45°/135°
+        raise AssertionError("a fee in the two-sides game: capitals would leave the grid")
+    pays = pays.reshape(m, n, -1)
+    cost = tuple(pays[:, :, list(seats)].sum(axis=2) for seats in (seats_a, seats_b))
+    levels, level_of = [], []
+    for seats in (seats_a, seats_b):
+        pool = rules.capital * len(seats)
+        lv = np.arange(pool % rules.bid_step, pool + 1, rules.bid_step, dtype=np.int64)
+        of = np.full(pool + 1, -1, dtype=np.int64)
+        of[lv] = np.arange(lv.size)
+        levels.append(lv)
+        level_of.append(of)
+    return SidesSpace(
+        rules, (seats_a, seats_b), tuple(amounts), tuple(dirs), tuple(authors),
+        steps[:, 0].reshape(m, n).copy(), steps[:, 1].reshape(m, n).copy(), cost,
+        tuple(levels), tuple(level_of),
+    )  # fmt: skip
+
+
+def _moves(rules: Rules, x: int, y: int, dx: np.ndarray, dy: np.ndarray):
+    """The pawn's next cell from (x, y), an empty seat's edge acting as a wall."""
+    r = rules.radius
+    x2 = x + dx
+    y2 = y + dy
+    seated = set(rules.seats)
+    for name, blocked in (("E", x2 > r), ("W", x2 < -r)):
+        if name not in seated:
+            x2 = np.where(blocked, x, x2)
+    for name, blocked in (("N", y2 > r), ("S", y2 < -r)):
+        if name not in seated:
+            y2 = np.where(blocked, y, y2)
+    return x2, y2
+
+
+def _exit_scores(rules: Rules, x2: np.ndarray, y2: np.ndarray, weights: np.ndarray):
+    """Weighted sum of the seats' scores where the pawn is off the board (0 inside)."""
+    r = rules.radius
+    out = {"N": y2 > r, "S": y2 < -r, "E": x2 > r, "W": x2 < -r}
+    crossed = sum(out[s].astype(np.int64) for s in rules.seats)
+    total = np.zeros(x2.shape)
+    for i, s in enumerate(rules.seats):
+        total += np.where(out[s], weights[i] / np.maximum(crossed, 1), 0.0)
+    return total, crossed > 0
+
+
+def _states(space: SidesSpace):
+    r = space.rules.radius
+    for la, ca in enumerate(space.levels[0]):
+        for lb, cb in enumerate(space.levels[1]):
+            for x in range(-r, r + 1):
+                for y in range(-r, r + 1):
+                    yield x, y, la, lb, int(ca), int(cb)
+
+
+def _stage(space: SidesSpace, values, weights, x, y, ca, cb, rows=None, cols=None):
+    """Payoff (weighted scores or continuation values) and loop flags at one state."""
+    rows = space.legal(0, ca) if rows is None else rows
+    cols = space.legal(1, cb) if cols is None else cols
+    block = np.ix_(rows, cols)
+    x2, y2 = _moves(space.rules, x, y, space.dx[block], space.dy[block])
+    ca2 = ca - space.cost[0][block]
+    cb2 = cb - space.cost[1][block]
+    payoff, out = _exit_scores(space.rules, x2, y2, weights)
+    loop = (x2 == x) & (y2 == y) & (ca2 == ca) & (cb2 == cb)
+    look = ~out & ~loop
+    r = space.rules.radius
+    payoff[look] = values[x2[look] + r, y2[look] + r,
+                          space.level_of[0][ca2[look]], space.level_of[1][cb2[look]]]  # fmt: skip
+    return rows, cols, payoff, loop
+
+
+@dataclass(frozen=True, eq=False)
+class SidesSolution:
+    """The game between two sides solved on a bid grid.
+
+    Attributes
+    ----------
+    space : SidesSpace
+    values : numpy.ndarray
+        ``values[x + radius, y + radius, level A, level B]``: side A's payoff under
+        optimal play: its expected score minus side B's (``objective="difference"``)
+        or its expected score (``"score"``, side B minimising it).
+    row, column : dict
+        ``(x, y, capital A, capital B) -> (actions, probabilities)``: optimal mixed
+        combined orders of side A and of side B.
+    residual, lp_gap : float
+        Largest fixed-point residual and LP saddle-point gap over the states.
+    """
+
+    space: SidesSpace
+    values: np.ndarray
+    row: dict
+    column: dict
+    residual: float
+    lp_gap: float
+    objective: str = "difference"
+
+    @property
+    def rules(self) -> Rules:
+        return self.space.rules
+
+    @property
+    def names(self) -> tuple[str, str]:
+        """The two sides' names, e.g. ``("NE", "SW")``."""
+        return tuple(side_name(self.rules, s) for s in self.space.sides)
+
+    def value(self, x: int = 0, y: int = 0, cap_a: int | None = None,
+              cap_b: int | None = None) -> float:  # fmt: skip
+        """Side A's value at a state (default: the start), see ``values``."""
+        r = self.rules.radius
+        if not (-r <= x <= r and -r <= y <= r):
+            raise ValueError(f"(x, y) must be on the board (-{r}..{r}), got ({x}, {y})")
+        levels = []
+        for side, cap in enumerate((cap_a, cap_b)):
+            cap = self.space.pool(side) if cap is None else cap
+            of = self.space.level_of[side]
+            if not (0 <= cap < of.size) or of[cap] < 0:
+                raise ValueError(f"capital {cap} is not a pooled capital of side "
+                                 f"{self.names[side]} on this grid "
+                                 f"({self.space.levels[side][0]}..{self.space.levels[side][-1]} "
+                                 f"by {self.rules.bid_step})")  # fmt: skip
+            levels.append(of[cap])
+        return float(self.values[x + r, y + r, levels[0], levels[1]])
+
+    def opening(self, side: int = 0) -> pd.Series:
+        """Side A's (0) or B's (1) optimal mixed combined order at the start."""
+        start = (0, 0, self.space.pool(0), self.space.pool(1))
+        actions, probs = (self.row if side == 0 else self.column)[start]
+        sp = self.space
+        names = [f"{sp.authors[side][a]} x {sp.amounts[side][a]} {DIRECTIONS[sp.dirs[side][a]]}"
+                 if sp.amounts[side][a] else "abstain" for a in actions]  # fmt: skip
+        return pd.Series(probs, index=pd.Index(names, name="order"), name="probability")
+
+
+#: Side A's payoff per point scored by side A and by side B, for each objective.
+OBJECTIVES = {"difference": (1.0, -1.0), "score": (1.0, 0.0)}
+
+
+def solve_sides(rules: Rules, side="NE", objective: str = "difference") -> SidesSolution:
+    """Solve the game between ``side`` and the other seats (see the module docstring).
+
+    Parameters
+    ----------
+    rules : Rules
+        Any number of players; ``min_bid`` must be 0.
+    side : str or sequence of str
+        Side A's seats, e.g. ``"NE"`` (N + E against S + W) or ``"N"`` (N alone
+        against the others).
+    objective : {"difference", "score"}
+        Side A's payoff: its score minus side B's (the zero-sum game between two
+        coalitions, default) or its own score, side B minimising it (what side A can
+        guarantee itself: its coalition value).
+
+    Returns
+    -------
+    SidesSolution
+
+    Examples
+    --------
+    N + E against S + W: the board's half-turn swaps the sides, so the start is worth 0;
+    with the pawn one step from N's line, N + E are favoured.
+
+    >>> sol = solve_sides(Rules(radius=1, capital=10, bid_step=5), "NE")
+    >>> abs(sol.value()) < 1e-9, sol.value(0, 1) > 0.2
+    (True, True)
+    """
+    if objective not in OBJECTIVES:
+        raise ValueError(f"objective must be one of {tuple(OBJECTIVES)}, got {objective!r}")
+    space = sides_space(rules, side)
+    r = rules.radius
+    shape = (2 * r + 1, 2 * r + 1, space.levels[0].size, space.levels[1].size)
+    values = np.zeros(shape)
+    weights = _weights(space, OBJECTIVES[objective])
+    row, column = {}, {}
+    residual = lp_gap = 0.0
+    for x, y, la, lb, ca, cb in _states(space):
+        rows, cols, payoff, loop = _stage(space, values, weights, x, y, ca, cb)
+        sol = solve_with_loop(payoff, loop)
+        values[x + r, y + r, la, lb] = sol.value
+        keep_r = sol.row > 1e-12
+        keep_c = sol.column > 1e-12
+        row[(x, y, ca, cb)] = (rows[keep_r], sol.row[keep_r] / sol.row[keep_r].sum())
+        column[(x, y, ca, cb)] = (cols[keep_c], sol.column[keep_c] / sol.column[keep_c].sum())
+        residual = max(residual, sol.residual)
+        lp_gap = max(lp_gap, sol.gap)
+    return SidesSolution(space, values, row, column, residual, lp_gap, objective)
+
+
+def _weights(space: SidesSpace, per_side) -> np.ndarray:
+    w = np.zeros(space.rules.n_players)
+    for side, seats in enumerate(space.sides):
+        w[list(seats)] = per_side[side]
+    return w
+
+
+def evaluate_sides(sol: SidesSolution, per_side=None, respond: int | None = None,
+                   full: bool = False):  # fmt: skip
+    """Side A's expected payoff from the start under the solution's strategies.
+
+    The payoff is ``per_side[0]`` per point side A scores plus ``per_side[1]`` per
+    point side B scores (default: the solution's objective; ``(1, 0)``: A's expected
+    score). With ``respond=0`` (1) side A (B) best-responds instead of following its
+    strategy: it maximises (minimises) the payoff over stationary orders, states in
+    order of increasing capitals, a state repeated for ever being a draw. Exact.
+    Returns the start's value, or with ``full`` every state's.
+    """
+    space = sol.space
+    r = space.rules.radius
+    values = np.zeros_like(sol.values)
+    weights = _weights(space, OBJECTIVES[sol.objective] if per_side is None else per_side)
+    for x, y, la, lb, ca, cb in _states(space):
+        rows, cols, payoff, loop = _stage(space, values, weights, x, y, ca, cb)
+        key = (x, y, ca, cb)
+        if respond != 0:
+            a, p = sol.row[key]
+            pick = np.searchsorted(rows, a)
+            payoff, loop = (p @ payoff[pick])[None, :], (p @ loop[pick])[None, :]
+        if respond != 1:
+            a, p = sol.column[key]
+            pick = np.searchsorted(cols, a)
+            payoff, loop = (payoff[:, pick] @ p)[:, None], (loop[:, pick] @ p)[:, None]
+        stay = loop.astype(float)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            v = np.where(stay < 1 - 1e-9, payoff / (1 - stay), 0.0)
+        if respond == 0:
+            v = v.max(axis=0, keepdims=True)
+        if respond == 1:
+            v = v.min(axis=1, keepdims=True)
+        values[x + r, y + r, la, lb] = v.item()
+    if full:
+        return values
+    return float(values[r, r, -1, -1])
+
+
+@dataclass(frozen=True)
+class SidesCheck:
+    """How good a two-sides solution is, from the start (within the abstraction).
+
+    Attributes
+    ----------
+    value : float
+        The solution's value to side A (in its objective).
+    a_guarantees, b_concedes : float
+        A's payoff (in the objective) when A plays its strategy and B best-responds /
+        when B plays its strategy and A best-responds.
+    exploitability : float
+        ``b_concedes - a_guarantees`` (>= 0; 0 for an exact equilibrium).
+    score_a, score_b, p_draw : float
+        Expected scores of the two sides and the draw chance under the solution.
+    """
+
+    value: float
+    a_guarantees: float
+    b_concedes: float
+    exploitability: float
+    score_a: float
+    score_b: float
+    p_draw: float
+
+
+def check_sides(sol: SidesSolution) -> SidesCheck:
+    """Best responses to the solution and the outcome's odds.
+
+    Examples
+    --------
+    >>> chk = check_sides(solve_sides(Rules(radius=1, capital=10, bid_step=5), "N"))
+    >>> chk.exploitability < 1e-9, round(chk.score_a + chk.score_b + chk.p_draw, 12)
+    (True, 1.0)
+    """
+    guaranteed = evaluate_sides(sol, respond=1)
+    conceded = evaluate_sides(sol, respond=0)
+    score_a = evaluate_sides(sol, (1.0, 0.0))
+    score_b = evaluate_sides(sol, (0.0, 1.0))
+    return SidesCheck(
+        value=sol.value(),
+        a_guarantees=guaranteed,
+        b_concedes=conceded,
+        exploitability=max(conceded - guaranteed, 0.0),
+        score_a=score_a,
+        score_b=score_b,
+        p_draw=max(1.0 - score_a - score_b, 0.0),
+    )
+
+
+def simulate_sides(sol: SidesSolution, n: int, seed=None, max_rounds: int | None = None
+                   ) -> pd.DataFrame:  # fmt: skip
+    """Play ``n`` games of the two-sides game with the solution's mixed orders.
+
+    Plain Python, independent of the solve's tables: each round both sides draw a
+    combined order from their strategy at the current state, the members' orders are
+    resolved by the reference resolution (``citadel.resolve.resolve_reference``), the
+    side pays what its members pay, and walls and scores follow RULES.md §2.
+
+    Parameters
+    ----------
+    sol : SidesSolution
+    n : int
+        Games.
+    seed : None, int, SeedSequence or Generator
+    max_rounds : int, optional
+        Rounds before a game is called a draw (default ``sol.rules.max_rounds``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per game: ``score_a``, ``score_b`` (0, 1/2 or 1) and ``rounds``.
+
+    Examples
+    --------
+    >>> sol = solve_sides(Rules(radius=1, capital=10, bid_step=5), "N")
+    >>> simulate_sides(sol, 3, seed=1)["score_b"].tolist()   # three seats beat one
+    [1.0, 1.0, 1.0]
+    """
+    from citadel.resolve import resolve_reference
+    from tabletop.seeding import as_generator, check_count
+
+    n = check_count("n", n, 1)
+    rules, space = sol.rules, sol.space
+    max_rounds = rules.max_rounds if max_rounds is None else check_count("max_rounds",
+                                                                         max_rounds, 1)
+    rng = as_generator(seed)
+    r = rules.radius
+    weights = [_weights(space, (1.0, 0.0)), _weights(space, (0.0, 1.0))]
+    rows = []
+    for _ in range(n):
+        x = y = 0
+        caps = [space.pool(0), space.pool(1)]
+        scores = (0.0, 0.0)
+        played = 0
+        while played < max_rounds:
+            played += 1
+            amounts = np.zeros(rules.n_players, dtype=np.int64)
+            directions = np.zeros(rules.n_players, dtype=np.int64)
+            for side, table in enumerate((sol.row, sol.column)):
+                actions, probs = table[(x, y, caps[0], caps[1])]
+                act = actions[rng.choice(len(actions), p=probs)]
+                for rank, seat in enumerate(space.sides[side]):
+                    if rank < space.authors[side][act]:
+                        amounts[seat] = space.amounts[side][act]
+                    directions[seat] = space.dirs[side][act]
+            res = resolve_reference(amounts, directions, rules.resolution, rules.payment)
+            for side, seats in enumerate(space.sides):
+                caps[side] -= sum(res.pays[i] + res.fee[i] for i in seats)
+            x2, y2 = _moves(rules, x, y, np.array(res.step[0]), np.array(res.step[1]))
+            x, y = int(x2), int(y2)
+            if max(abs(x), abs(y)) > r:
+                scores = tuple(float(_exit_scores(rules, np.array(x), np.array(y), w)[0])
+                               for w in weights)  # fmt: skip
+                break
+        rows.append((scores[0], scores[1], played))
+    return pd.DataFrame(rows, columns=["score_a", "score_b", "rounds"]).rename_axis("game")
+
+
+# ---- the cooperative game -----------------------------------------------------------
+
+
+def _symmetries(n_players: int):
+    """Seat permutations that map the board and its walls to themselves: with four
+    seats the square's 8 symmetries (quarter turns N->E->S->W, the mirror E<->W); with
+    two (N, S) or three (N, E, S) the mirror y -> -y, which swaps N and S."""
+    if n_players == 4:
+        rot = (1, 2, 3, 0)
+        mirror = (0, 3, 2, 1)
+        out = []
+        p = (0, 1, 2, 3)
+        for _ in range(4):
+            out += [p, tuple(mirror[i] for i in p)]
+            p = tuple(rot[i] for i in p)
+        return out
+    if n_players == 3:  # N, E, S: the mirror y -> -y swaps N and S
+        return [(0, 1, 2), (2, 1, 0)]
+    return [(0, 1), (1, 0)]
+
+
+def coalition_classes(rules: Rules, use_symmetry: bool = True) -> list[str]:
+    """The coalitions to solve so that every proper coalition gets a value: all of
+    them, or with ``use_symmetry`` one per class under the board's symmetries."""
+    n = rules.n_players
+    seen, out = set(), []
+    for size in range(1, n):
+        for mask in range(1, 2**n - 1):
+            a = frozenset(i for i in range(n) if mask >> i & 1)
+            if len(a) != size or a in seen:
+                continue
+            out.append(side_name(rules, a))
+            seen |= {frozenset(p[i] for i in a) for p in _symmetries(n)} if use_symmetry else {a}
+    return out
+
+
+def coalition_values(rules: Rules, use_symmetry: bool = True) -> pd.DataFrame:
+    """The value of every coalition: what it can guarantee itself against the other
+    seats (:func:`solve_sides` with ``objective="score"``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by ``coalition`` (seat names in seat order, every non-empty one), with
+        columns ``value``, ``solved_as`` (the coalition solved; with ``use_symmetry`` a
+        coalition takes its value from a symmetric one), ``exploitability`` of that
+        solve and ``draw``, the draw chance when both sides play the solution. The
+        grand coalition scores 1 when its pooled capital can walk the pawn out, else 0.
+
+    Examples
+    --------
+    >>> v = coalition_values(Rules(radius=1, capital=10, bid_step=5))
+    >>> float(v.loc["NESW", "value"]), bool((v["value"] <= 1 + 1e-9).all())
+    (1.0, True)
+    """
+    n = rules.n_players
+    found = {}
+    for name in coalition_classes(rules, use_symmetry):
+        sol = solve_sides(rules, name, objective="score")
+        chk = check_sides(sol)
+        a = frozenset(sol.space.sides[0])
+        images = {frozenset(p[i] for i in a) for p in _symmetries(n)} if use_symmetry else {a}
+        for image in images:
+            found.setdefault(image, (chk.value, name, chk.exploitability, chk.p_draw))
+    steps_needed = (rules.radius + 1) * rules.smallest_bid
+    grand = 1.0 if n * rules.capital >= steps_needed else 0.0
+    found[frozenset(range(n))] = (grand, "", 0.0, 1.0 - grand)
+    rows = {side_name(rules, s): found[s] for s in
+            sorted(found, key=lambda s: (len(s), sorted(s)))}  # fmt: skip
+    frame = pd.DataFrame.from_dict(rows, orient="index",
+                                   columns=["value", "solved_as", "exploitability", "draw"])
+    frame.index.name = "coalition"
+    return frame
+
+
+@dataclass(frozen=True)
+class AllianceAnalysis:
+    """Coalition values and what cooperative game theory says of them.
+
+    Attributes
+    ----------
+    values : pandas.DataFrame
+        :func:`coalition_values`.
+    shapley : pandas.Series
+        Each seat's Shapley value.
+    least_core : tabletop.cooperative.LeastCore
+        The least core: ``epsilon <= 0`` iff the core is non-empty; ``excess`` lists
+        the coalitions that gain most by leaving the best division.
+    """
+
+    values: pd.DataFrame
+    shapley: pd.Series
+    least_core: LeastCore
+
+
+def alliance_analysis(rules: Rules, use_symmetry: bool = True) -> AllianceAnalysis:
+    """Coalition values with their Shapley values and least core.
+
+    Examples
+    --------
+    >>> res = alliance_analysis(Rules(radius=1, capital=10, bid_step=5))
+    >>> round(float(res.shapley.sum()), 9)
+    1.0
+    """
+    values = coalition_values(rules, use_symmetry)
+    v = {tuple(name): float(x) for name, x in values["value"].items()}
+    return AllianceAnalysis(values, shapley_value(v, rules.seats), least_core(v, rules.seats))
+
+
+def value_by_grid(rules: Rules, side, steps) -> pd.DataFrame:
+    """How the two-sides game's start moves as ``bid_step`` refines: value, scores,
+    draw chance, exploitability and the number of states, indexed by ``bid_step``."""
+    rows = {}
+    for step in steps:
+        sol = solve_sides(dataclasses.replace(rules, bid_step=int(step)), side)
+        chk = check_sides(sol)
+        rows[int(step)] = {"value": chk.value, "score_a": chk.score_a, "score_b": chk.score_b,
+                           "draw": chk.p_draw, "exploitability": chk.exploitability,
+                           "states": sol.values.size}  # fmt: skip
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("bid_step")

@@ -1,0 +1,135 @@
+"""Two coalitions: the solve against plain references, symmetries, Monte Carlo, and the
+cooperative game of coalition values."""
+
+import numpy as np
+import pytest
+
+from citadel import Rules
+from citadel.coalitions import (
+    alliance_analysis,
+    check_sides,
+    coalition_classes,
+    coalition_values,
+    simulate_sides,
+    solve_sides,
+)
+from citadel.whole_game import solve_duel_game
+from tests.citadel.brute import sides_fixed_points
+
+TINY = {"radius": 1, "capital": 10, "bid_step": 5}
+# Stage fixed points are certified to a residual of 1e-10 (citadel.stage.solve_with_loop).
+# Where a side is indifferent between ending the game and letting it loop (a tangent
+# fixed point: g(v) = val(payoff + loop v) - v ~ (v - v*)^2), that residual moves the
+# value by up to sqrt(1e-10) = 1e-5, in the solve and in the plain reference alike;
+# the value feeds the states solved after it unchanged (no loop, no amplification).
+TANGENT = 2e-5
+
+
+def test_two_players_is_the_duel():
+    # N alone against S with E and W walls is the 1-vs-1 game of citadel.whole_game,
+    # solved there without the pawn's column: every column must repeat it exactly
+    rules = Rules(n_players=2, radius=2, capital=20, bid_step=5)
+    duel = solve_duel_game(rules)
+    sides = solve_sides(rules, "N")
+    for column in sides.values:
+        assert np.abs(column - duel.values).max() < 1e-12
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("n_players", "side", "resolution", "payment", "tol"),
+    [
+        (4, "NS", "variant", "all", 1e-8),  # no tangent fixed point on this board
+        (3, "E", "basic", "winners", 1e-8),
+        (4, "NE", "variant", "winners", TANGENT),
+    ],
+)
+def test_against_plain_fixed_points(n_players, side, resolution, payment, tol):
+    rules = Rules(n_players=n_players, resolution=resolution, payment=payment, **TINY)
+    reference = sides_fixed_points(rules, side)
+    sol = solve_sides(rules, side)
+    assert sol.values.size == len(reference)
+    worst = max(abs(sol.value(x, y, a, b) - v) for (x, y, a, b), v in reference.items())
+    assert worst <= tol
+
+
+def test_half_turn_swaps_the_sides():
+    # rotating the board by 180 degrees maps N+E onto S+W: V(x, y, a, b) = -V(-x, -y, b, a)
+    sol = solve_sides(Rules(**TINY), "NE")
+    flipped = -sol.values[::-1, ::-1].transpose(0, 1, 3, 2)
+    assert np.abs(sol.values - flipped).max() <= TANGENT
+    assert abs(sol.value()) <= TANGENT
+
+
+def test_solution_is_unexploitable_and_scores_add_up():
+    for side in ("NE", "NS", "N"):
+        chk = check_sides(solve_sides(Rules(**TINY), side))
+        assert chk.exploitability < 1e-6
+        assert chk.score_a + chk.score_b + chk.p_draw == pytest.approx(1.0, abs=1e-12)
+        assert chk.score_a - chk.score_b == pytest.approx(chk.value, abs=TANGENT)
+        own = check_sides(solve_sides(Rules(**TINY), side, objective="score"))
+        assert own.exploitability < 1e-6
+        assert own.score_a == pytest.approx(own.value, abs=TANGENT)
+
+
+def test_monte_carlo_matches_the_solve():
+    rules = Rules(radius=1, capital=15, bid_step=5)
+    sol = solve_sides(rules, "NS")
+    chk = check_sides(sol)
+    games = simulate_sides(sol, 3000, seed=11)
+    assert 0.05 < chk.score_a < 0.95  # a game worth checking: both sides score
+    for column, expected in (("score_a", chk.score_a), ("score_b", chk.score_b)):
+        x = games[column].to_numpy()
+        se = x.std(ddof=1) / np.sqrt(x.size)
+        assert abs(x.mean() - expected) < 4 * se
+    again = simulate_sides(sol, 50, seed=11)
+    assert again.equals(games.iloc[:50])
+
+
+def test_symmetric_shortcut_matches_every_split():
+    rules = Rules(**TINY)
+    assert coalition_classes(rules) == ["N", "NE", "NS", "NES"]
+    assert len(coalition_classes(rules, use_symmetry=False)) == 14
+    short = coalition_values(rules)
+    full = coalition_values(rules, use_symmetry=False)
+    assert list(short.index) == list(full.index)
+    assert np.abs(short["value"] - full["value"]).max() <= TANGENT
+    assert short.loc["NESW", "value"] == 1.0
+
+
+def test_alliance_analysis_is_consistent():
+    res = alliance_analysis(Rules(**TINY))
+    assert res.shapley.sum() == pytest.approx(1.0)
+    assert res.least_core.allocation.sum() == pytest.approx(1.0)
+    assert res.least_core.excess.max() == pytest.approx(res.least_core.epsilon, abs=1e-8)
+    # the seats are symmetric, so is the Shapley value
+    assert np.allclose(res.shapley, 0.25)
+
+
+@pytest.mark.parametrize(
+    ("side", "kwargs", "error", "match"),
+    [
+        ("NX", {}, ValueError, r"seat\(s\) \['X'\] not among"),
+        ("NESW", {}, ValueError, "at least one and not all"),
+        ("", {}, ValueError, "at least one and not all"),
+        ("NN", {}, ValueError, "distinct seats"),
+        (5, {}, TypeError, "side must be a string of seat names"),
+        ("N", {"min_bid": 1}, ValueError, "needs min_bid=0"),
+        ("NE", {"n_players": 2}, ValueError, r"seat\(s\) \['E'\] not among \('N', 'S'\)"),
+        ("N", {"objective": "win"}, ValueError, "objective must be one of"),
+    ],
+)
+def test_bad_sides(side, kwargs, error, match):
+    objective = kwargs.pop("objective", "difference")
+    with pytest.raises(error, match=match):
+        solve_sides(Rules(**{**TINY, **kwargs}), side, objective)
+
+
+def test_bad_states_and_counts():
+    sol = solve_sides(Rules(**TINY), "N")
+    with pytest.raises(ValueError, match="on the board"):
+        sol.value(2, 0)
+    with pytest.raises(ValueError, match="not a pooled capital of side ESW"):
+        sol.value(0, 0, 10, 7)
+    with pytest.raises(ValueError, match="n must be >= 1"):
+        simulate_sides(sol, 0)
