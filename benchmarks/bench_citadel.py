@@ -6,7 +6,9 @@ Prints, in one run:
 * complete 4-player games per second with heuristic agents, on one thread and on every
   thread, beside the plain-Python game loop (goal: >= 1e5 games/s per core);
 * the two-player whole-game solve (default rules, N vs S) at a bid grid of 5 (goal:
-  under 10 minutes on 2 cores), with its exploitability.
+  under 10 minutes on 2 cores), with its exploitability;
+* the two-against-two solves (N + E vs S + W, N + S vs E + W; pooled capital, default
+  rules) at a bid grid of 20, with their exploitability.
 
 Run: ``.venv/bin/python benchmarks/bench_citadel.py`` (``--quick`` for tiny sizes).
 """
@@ -22,6 +24,7 @@ import numpy as np
 from citadel import Rules, agent, play_game
 from citadel.resolve import resolve_many, resolve_reference
 from citadel.simulate import simulate_games
+from citadel.coalitions import check_sides, solve_sides
 from citadel.whole_game import check_solution, solve_duel_game
 
 MIX = ["straight", "ally_cw", "counter", "random"]
@@ -87,6 +90,19 @@ def bench_solve(bid_step: int, capital: int) -> None:
     )
 
 
+def bench_sides(bid_step: int, capital: int) -> None:
+    rules = Rules(bid_step=bid_step, capital=capital)
+    for side in ("NE", "NS"):
+        seconds, sol = timed(lambda side=side: solve_sides(rules, side))
+        chk = check_sides(sol)
+        print(
+            f"two sides {sol.names[0]} vs {sol.names[1]} (capital {capital} each, bid_step "
+            f"{bid_step}): {seconds:.1f} s for {sol.values.size:,} states; "
+            f"V(start) = {chk.value:+.2e}, draw {chk.p_draw:.3f}, exploitability "
+            f"{chk.exploitability:.1e}"
+        )
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="tiny sizes, to test the script")
@@ -96,10 +112,12 @@ def main(argv=None) -> None:
         bench_resolve(20_000, batch=5_000)
         bench_games(2_000)
         bench_solve(20, 40)
+        bench_sides(10, 20)
     else:
         bench_resolve(10_000_000)
         bench_games(1_000_000)
         bench_solve(5, 100)
+        bench_sides(20, 100)
 
 
 if __name__ == "__main__":
