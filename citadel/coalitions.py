@@ -21,6 +21,12 @@ Abstraction, stated (and measured by :func:`check_sides` within it):
   on the grid of ``bid_step``. ``min_bid`` must be 0 (members abstain).
 * **No round limit**: a game that stalls for ever is a draw, as in the 1 vs 1 solve.
 
+Precision: each state's fixed point is certified to a residual of 1e-10. Where a side
+is indifferent between ending the game and letting it loop (a *tangent* fixed point,
+``val(payoff + loop v) - v ~ (v - v*)^2``, met in states whose outcome is all but
+decided) that residual leaves the value up to ``sqrt(1e-10) = 1e-5`` from the exact
+one; the tests measure it against a plain solve of the same game.
+
 Scores: a win is worth 1 to the seat whose line the pawn crosses, a corner exit 1/2
 to each of its two seats; an empty seat's edge is a wall (RULES.md §2).
 
@@ -97,6 +103,8 @@ class SidesSpace:
         Per side, the pooled capitals it can hold (ascending).
     level_of : tuple of numpy.ndarray
         Per side, capital -> level index (-1 off the grid).
+    compass : tuple of bool
+        Per side, whether it may write any of the eight directions.
     """
 
     rules: Rules
@@ -109,6 +117,7 @@ class SidesSpace:
     cost: tuple
     levels: tuple
     level_of: tuple = field(repr=False)
+    compass: tuple = (False, False)
 
     def legal(self, side: int, capital: int) -> np.ndarray:
         """Indices of the actions side ``side`` may play holding pooled ``capital``."""
@@ -119,8 +128,12 @@ class SidesSpace:
         return self.rules.capital * len(self.sides[side])
 
 
-def sides_space(rules: Rules, side="NE") -> SidesSpace:
+def sides_space(rules: Rules, side="NE", compass=(False, False)) -> SidesSpace:
     """Tabulate the stage game between ``side`` (A) and the other seats (B).
+
+    ``compass[i]`` lets side i write its combined order in any of the eight
+    directions rather than its members' own (to measure the abstraction: ties can
+    then cost fees, so every integer capital is a level).
 
     Examples
     --------
@@ -136,10 +149,10 @@ def sides_space(rules: Rules, side="NE") -> SidesSpace:
     homes = rules.homes
     grid = [int(a) for a in rules.legal_amounts(rules.capital) if a > 0]
     amounts, dirs, authors = [], [], []
-    for seats in (seats_a, seats_b):
+    for seats, everywhere in zip((seats_a, seats_b), compass, strict=True):
+        ways = range(8) if everywhere else [int(homes[s]) for s in seats]
         acts = [(0, int(homes[seats[0]]), 1)]
-        acts += [(a, int(homes[s]), k) for a in grid for s in seats
-                 for k in range(1, len(seats) + 1)]  # fmt: skip
+        acts += [(a, d, k) for a in grid for d in ways for k in range(1, len(seats) + 1)]
         amounts.append(np.array([a for a, _, _ in acts], dtype=np.int64))
         dirs.append(np.array([d for _, d, _ in acts], dtype=np.int64))
         authors.append(np.array([k for _, _, k in acts], dtype=np.int64))
@@ -161,14 +174,15 @@ def sides_space(rules: Rules, side="NE") -> SidesSpace:
         order_a.reshape(m * n, -1), order_d.reshape(m * n, -1),
         rules.resolution == "variant", rules.payment == "winners",
     )  # fmt: skip
-    if fee.any():  # pragma: no cover - own-line orders of two sides never tie at 45°/135°
+    if fee.any() and not any(compass):  # pragma: no cover - own lines never tie at 45°/135°
         raise AssertionError("a fee in the two-sides game: capitals would leave the grid")
-    pays = pays.reshape(m, n, -1)
+    pays = (pays + fee).reshape(m, n, -1)
     cost = tuple(pays[:, :, list(seats)].sum(axis=2) for seats in (seats_a, seats_b))
     levels, level_of = [], []
     for seats in (seats_a, seats_b):
         pool = rules.capital * len(seats)
-        lv = np.arange(pool % rules.bid_step, pool + 1, rules.bid_step, dtype=np.int64)
+        step = 1 if fee.any() else rules.bid_step
+        lv = np.arange(pool % step, pool + 1, step, dtype=np.int64)
         of = np.full(pool + 1, -1, dtype=np.int64)
         of[lv] = np.arange(lv.size)
         levels.append(lv)
@@ -176,7 +190,7 @@ def sides_space(rules: Rules, side="NE") -> SidesSpace:
     return SidesSpace(
         rules, (seats_a, seats_b), tuple(amounts), tuple(dirs), tuple(authors),
         steps[:, 0].reshape(m, n).copy(), steps[:, 1].reshape(m, n).copy(), cost,
-        tuple(levels), tuple(level_of),
+        tuple(levels), tuple(level_of), tuple(bool(c) for c in compass),
     )  # fmt: skip
 
 
@@ -221,8 +235,8 @@ def _stage(space: SidesSpace, values, weights, x, y, ca, cb, rows=None, cols=Non
     cols = space.legal(1, cb) if cols is None else cols
     block = np.ix_(rows, cols)
     x2, y2 = _moves(space.rules, x, y, space.dx[block], space.dy[block])
-    ca2 = ca - space.cost[0][block]
-    cb2 = cb - space.cost[1][block]
+    ca2 = np.maximum(ca - space.cost[0][block], 0)
+    cb2 = np.maximum(cb - space.cost[1][block], 0)
     payoff, out = _exit_scores(space.rules, x2, y2, weights)
     loop = (x2 == x) & (y2 == y) & (ca2 == ca) & (cb2 == cb)
     look = ~out & ~loop
@@ -299,7 +313,8 @@ class SidesSolution:
 OBJECTIVES = {"difference": (1.0, -1.0), "score": (1.0, 0.0)}
 
 
-def solve_sides(rules: Rules, side="NE", objective: str = "difference") -> SidesSolution:
+def solve_sides(rules: Rules, side="NE", objective: str = "difference",
+                compass: bool = False) -> SidesSolution:  # fmt: skip
     """Solve the game between ``side`` and the other seats (see the module docstring).
 
     Parameters
@@ -313,6 +328,10 @@ def solve_sides(rules: Rules, side="NE", objective: str = "difference") -> Sides
         Side A's payoff: its score minus side B's (the zero-sum game between two
         coalitions, default) or its own score, side B minimising it (what side A can
         guarantee itself: its coalition value).
+    compass : bool
+        Let both sides write their combined order in any of the eight directions
+        (default: their members' own directions). Ties can then cost fees, so every
+        integer capital is a state: for small boards.
 
     Returns
     -------
@@ -329,7 +348,7 @@ def solve_sides(rules: Rules, side="NE", objective: str = "difference") -> Sides
     """
     if objective not in OBJECTIVES:
         raise ValueError(f"objective must be one of {tuple(OBJECTIVES)}, got {objective!r}")
-    space = sides_space(rules, side)
+    space = sides_space(rules, side, (bool(compass), bool(compass)))
     r = rules.radius
     shape = (2 * r + 1, 2 * r + 1, space.levels[0].size, space.levels[1].size)
     values = np.zeros(shape)
@@ -356,8 +375,30 @@ def _weights(space: SidesSpace, per_side) -> np.ndarray:
     return w
 
 
+def _policy(sol: SidesSolution, side: int, space: SidesSpace):
+    """Side ``side``'s solution strategy as actions of ``space`` (a space with the same
+    or more orders); a capital off the solution's grid plays as the level below it."""
+    own = sol.space
+    table = sol.row if side == 0 else sol.column
+    def keys(sp):
+        return list(zip(sp.amounts[side].tolist(), sp.dirs[side].tolist(),
+                        sp.authors[side].tolist(), strict=True))  # fmt: skip
+
+    index = {key: i for i, key in enumerate(keys(space))}
+    mapped = np.array([index[key] for key in keys(own)])
+
+    def floor(levels, capital):
+        return int(levels[np.searchsorted(levels, capital, side="right") - 1])
+
+    def act(x, y, ca, cb):
+        actions, probs = table[(x, y, floor(own.levels[0], ca), floor(own.levels[1], cb))]
+        return mapped[actions], probs
+
+    return act
+
+
 def evaluate_sides(sol: SidesSolution, per_side=None, respond: int | None = None,
-                   full: bool = False):  # fmt: skip
+                   full: bool = False, compass: bool = False):  # fmt: skip
     """Side A's expected payoff from the start under the solution's strategies.
 
     The payoff is ``per_side[0]`` per point side A scores plus ``per_side[1]`` per
@@ -365,21 +406,28 @@ def evaluate_sides(sol: SidesSolution, per_side=None, respond: int | None = None
     score). With ``respond=0`` (1) side A (B) best-responds instead of following its
     strategy: it maximises (minimises) the payoff over stationary orders, states in
     order of increasing capitals, a state repeated for ever being a draw. Exact.
+    With ``compass`` the responder may write its combined order in any of the eight
+    directions (the other side keeps its strategy; a capital that fees take off the
+    grid plays as the level below it): what the abstraction leaves on the table.
     Returns the start's value, or with ``full`` every state's.
     """
-    space = sol.space
+    if compass and respond not in (0, 1):
+        raise ValueError(f"compass needs a responder (respond=0 or 1), got respond={respond!r}")
+    own = sol.space.compass
+    space = sides_space(sol.rules, sol.names[0], (own[0] or respond == 0, own[1] or respond == 1)) \
+        if compass else sol.space
+    fixed = {side: _policy(sol, side, space) for side in (0, 1) if side != respond}
     r = space.rules.radius
-    values = np.zeros_like(sol.values)
+    values = np.zeros((2 * r + 1, 2 * r + 1, space.levels[0].size, space.levels[1].size))
     weights = _weights(space, OBJECTIVES[sol.objective] if per_side is None else per_side)
     for x, y, la, lb, ca, cb in _states(space):
         rows, cols, payoff, loop = _stage(space, values, weights, x, y, ca, cb)
-        key = (x, y, ca, cb)
-        if respond != 0:
-            a, p = sol.row[key]
+        if 0 in fixed:
+            a, p = fixed[0](x, y, ca, cb)
             pick = np.searchsorted(rows, a)
             payoff, loop = (p @ payoff[pick])[None, :], (p @ loop[pick])[None, :]
-        if respond != 1:
-            a, p = sol.column[key]
+        if 1 in fixed:
+            a, p = fixed[1](x, y, ca, cb)
             pick = np.searchsorted(cols, a)
             payoff, loop = (payoff[:, pick] @ p)[:, None], (loop[:, pick] @ p)[:, None]
         stay = loop.astype(float)
@@ -393,6 +441,30 @@ def evaluate_sides(sol: SidesSolution, per_side=None, respond: int | None = None
     if full:
         return values
     return float(values[r, r, -1, -1])
+
+
+def compass_check(sol: SidesSolution) -> pd.Series:
+    """What a side gains against the solution by writing its combined order in any of
+    the eight directions (the abstraction's price, measured exactly).
+
+    Returns
+    -------
+    pandas.Series
+        ``a_guarantees`` (A's payoff when B responds with the full compass),
+        ``b_concedes`` (A's payoff when A does), and ``exploitability``, their
+        difference (compare ``check_sides(sol).exploitability``, within the
+        abstraction).
+
+    Examples
+    --------
+    >>> sol = solve_sides(Rules(radius=1, capital=10, bid_step=5), "NE")
+    >>> float(compass_check(sol)["exploitability"]) >= check_sides(sol).exploitability - 1e-9
+    True
+    """
+    guaranteed = evaluate_sides(sol, respond=1, compass=True)
+    conceded = evaluate_sides(sol, respond=0, compass=True)
+    return pd.Series({"a_guarantees": guaranteed, "b_concedes": conceded,
+                      "exploitability": max(conceded - guaranteed, 0.0)}, name=sol.names[0])
 
 
 @dataclass(frozen=True)
@@ -550,7 +622,8 @@ def coalition_classes(rules: Rules, use_symmetry: bool = True) -> list[str]:
     return out
 
 
-def coalition_values(rules: Rules, use_symmetry: bool = True) -> pd.DataFrame:
+def coalition_values(rules: Rules, use_symmetry: bool = True,
+                     compass: bool = False) -> pd.DataFrame:  # fmt: skip
     """The value of every coalition: what it can guarantee itself against the other
     seats (:func:`solve_sides` with ``objective="score"``).
 
@@ -572,7 +645,7 @@ def coalition_values(rules: Rules, use_symmetry: bool = True) -> pd.DataFrame:
     n = rules.n_players
     found = {}
     for name in coalition_classes(rules, use_symmetry):
-        sol = solve_sides(rules, name, objective="score")
+        sol = solve_sides(rules, name, objective="score", compass=compass)
         chk = check_sides(sol)
         a = frozenset(sol.space.sides[0])
         images = {frozenset(p[i] for i in a) for p in _symmetries(n)} if use_symmetry else {a}
@@ -609,8 +682,10 @@ class AllianceAnalysis:
     least_core: LeastCore
 
 
-def alliance_analysis(rules: Rules, use_symmetry: bool = True) -> AllianceAnalysis:
-    """Coalition values with their Shapley values and least core.
+def alliance_analysis(rules: Rules, use_symmetry: bool = True,
+                      compass: bool = False) -> AllianceAnalysis:  # fmt: skip
+    """Coalition values (:func:`coalition_values`, ``compass`` as in :func:`solve_sides`)
+    with their Shapley values and least core.
 
     Examples
     --------
@@ -618,7 +693,7 @@ def alliance_analysis(rules: Rules, use_symmetry: bool = True) -> AllianceAnalys
     >>> round(float(res.shapley.sum()), 9)
     1.0
     """
-    values = coalition_values(rules, use_symmetry)
+    values = coalition_values(rules, use_symmetry, compass)
     v = {tuple(name): float(x) for name, x in values["value"].items()}
     return AllianceAnalysis(values, shapley_value(v, rules.seats), least_core(v, rules.seats))
 

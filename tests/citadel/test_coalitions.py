@@ -10,6 +10,8 @@ from citadel.coalitions import (
     check_sides,
     coalition_classes,
     coalition_values,
+    compass_check,
+    evaluate_sides,
     simulate_sides,
     solve_sides,
 )
@@ -33,6 +35,28 @@ def test_two_players_is_the_duel():
     sides = solve_sides(rules, "N")
     for column in sides.values:
         assert np.abs(column - duel.values).max() < 1e-12
+
+
+def test_full_compass_with_two_players_is_the_duel_in_all_directions():
+    rules = Rules(n_players=2, radius=1, capital=10, bid_step=5)
+    duel = solve_duel_game(rules, "all")
+    sides = solve_sides(rules, "N", compass=True)
+    assert sides.space.levels[0].size == rules.capital + 1  # fees: every integer capital
+    for column in sides.values:
+        assert np.abs(column - duel.values).max() < 1e-12
+
+
+def test_compass_check_measures_the_abstraction():
+    rules = Rules(radius=1, capital=5, bid_step=5)
+    own = solve_sides(rules, "NE")
+    full = solve_sides(rules, "NE", compass=True)
+    # a best response with more orders can only gain more
+    assert compass_check(own)["exploitability"] >= check_sides(own).exploitability - 1e-12
+    # the full-compass solution leaves nothing to a full-compass responder
+    assert compass_check(full)["exploitability"] < 1e-6
+    assert check_sides(full).exploitability < 1e-6
+    with pytest.raises(ValueError, match="compass needs a responder"):
+        evaluate_sides(own, compass=True)
 
 
 @pytest.mark.slow
