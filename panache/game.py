@@ -206,7 +206,8 @@ def tournament(rules: Rules, agents, n_games: int, seed=None) -> pd.DataFrame:
 
     ``n_games`` games are played from each of the ``len(agents)`` rotations, each
     rotation on its own child seed. Returns, per agent, its games, wins, win rate
-    and 95% Wilson interval, and its win rate from each seat.
+    and 95% Wilson interval, and its win rate from each seat. Agents that share a
+    name are told apart by their place in ``agents``: ``"random #1"``, ``"random #2"``.
     """
     agents = _check_agents(agents)
     n_games = check_count("n_games", n_games, 1)
@@ -223,10 +224,13 @@ def tournament(rules: Rules, agents, n_games: int, seed=None) -> pd.DataFrame:
             wins[who] += w
             by_seat[who, seat] = w / n_games
     total = n_games * k
+    names = [a.name for a in agents]
+    names = [f"{n} #{names[:i + 1].count(n)}" if names.count(n) > 1 else n
+             for i, n in enumerate(names)]  # fmt: skip
     rows = []
-    for i, agent in enumerate(agents):
+    for i, _agent in enumerate(agents):
         low, high = proportion_ci(int(wins[i]), total)
-        row = {"agent": agent.name, "games": total, "wins": int(wins[i]),
+        row = {"agent": names[i], "games": total, "wins": int(wins[i]),
                "win_rate": wins[i] / total, "ci_low": low, "ci_high": high}  # fmt: skip
         row.update({f"seat_{s}": by_seat[i, s] for s in range(k)})
         rows.append(row)

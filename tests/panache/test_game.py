@@ -33,6 +33,17 @@ def test_solved_duel_guarantees_half_against_anyone(opponent):
     assert duel["win_rate"] >= 0.5 - Z_TOL * se
 
 
+def test_tournament_tells_agents_of_one_name_apart():
+    table = tournament(SMALL, [Agent.random(), Agent.duel(), Agent.random()], 300, seed=2)
+    assert list(table.index) == ["random #1", "duel", "random #2"]
+    assert table["wins"].sum() == table["games"].iloc[0]  # every game has one winner
+    # the two copies are the same player: their win rates agree within sampling error
+    a, b = table.loc["random #1"], table.loc["random #2"]
+    p = (a["wins"] + b["wins"]) / (2 * a["games"])
+    se = np.sqrt(2 * p * (1 - p) / a["games"])
+    assert abs(a["win_rate"] - b["win_rate"]) <= Z_TOL * se
+
+
 def test_game_records_are_consistent():
     res = simulate_games(Rules(), HEURISTICS, 5000, seed=3)
     n_players = len(HEURISTICS)
