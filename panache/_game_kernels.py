@@ -23,8 +23,11 @@ LEADER, WEAKEST, RANDOM_TARGET = 0, 1, 2
 # Master Panache rules of heuristic agents
 MP_NEVER, MP_WHEN_AHEAD, MP_ALWAYS = 0, 1, 2
 # statistics columns
-(TURNS, ATTACKS, COUNTERS, HITS, MPS, MP_WINS, OUT_ROLL, OUT_ATTACK, OUT_MP) = range(9)
-N_STATS = 9
+# OUT_MP: the target of a Master Panache that succeeded; OUT_MP_FAILED: its announcer,
+# when it failed
+(TURNS, ATTACKS, COUNTERS, HITS, MPS, MP_WINS, OUT_ROLL, OUT_ATTACK, OUT_MP,
+ OUT_MP_FAILED) = range(10)
+N_STATS = 10
 #: A game still running after this many turns is stopped with no winner.
 MAX_TURNS = 100_000
 
@@ -181,10 +184,11 @@ def play_game(
                     stats[MP_WINS] += 1
                     points[target] -= stake
                     victim = target
+                    cause = OUT_MP
                 else:
                     points[me] -= stake // 2
                     victim = me
-                cause = OUT_MP
+                    cause = OUT_MP_FAILED
         # -- eliminations (at most one player loses points per turn)
         if victim >= 0 and alive[victim] and points[victim] <= 0:
             alive[victim] = False

@@ -25,7 +25,7 @@ from tabletop.stats import proportion_ci
 
 STAT_NAMES = (
     "turns", "attacks", "counters", "hits", "mp_announced", "mp_won",
-    "out_by_roll", "out_by_attack", "out_by_mp",
+    "out_by_roll", "out_by_attack", "out_by_mp_hit", "out_by_mp_failed",
 )  # fmt: skip
 assert len(STAT_NAMES) == N_STATS
 
@@ -43,7 +43,9 @@ class GameResults:
     stats : pandas.DataFrame
         Per game: ``turns``, ``attacks``, ``counters`` (counter-attack attempts),
         ``hits`` (attacks or counters that hit), ``mp_announced``, ``mp_won``, and
-        eliminations by cause (``out_by_roll``, ``out_by_attack``, ``out_by_mp``).
+        eliminations by cause (``out_by_roll``, ``out_by_attack``, ``out_by_mp``; the
+        last split into ``out_by_mp_hit``, the target of a Master Panache that
+        succeeded, and ``out_by_mp_failed``, an announcer whose attempt failed).
     agents : tuple of Agent
         The agent of each seat.
     """
@@ -197,6 +199,8 @@ def simulate_games(
         seeds, chunk_size, n_games, len(agents), **inputs
     )
     frame = pd.DataFrame(stats, columns=list(STAT_NAMES))
+    frame.insert(frame.columns.get_loc("out_by_mp_hit"), "out_by_mp",
+                 frame["out_by_mp_hit"] + frame["out_by_mp_failed"])  # fmt: skip
     frame.index.name = "game"
     return GameResults(winners, orders, frame, agents)
 

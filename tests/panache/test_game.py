@@ -55,6 +55,11 @@ def test_game_records_are_consistent():
     assert (s["hits"] <= s["attacks"] + s["counters"]).all()
     out = s[["out_by_roll", "out_by_attack", "out_by_mp"]].sum(axis=1)
     assert (out == n_players - 1).all()
+    # a Master Panache eliminates its target when it succeeds, its announcer when not
+    assert (s["out_by_mp"] == s["out_by_mp_hit"] + s["out_by_mp_failed"]).all()
+    assert (s["out_by_mp_hit"] <= s["mp_won"]).all()
+    assert (s["out_by_mp_failed"] <= s["mp_announced"] - s["mp_won"]).all()
+    assert s["out_by_mp_hit"].sum() > 0 and s["out_by_mp_failed"].sum() > 0
     assert (s["turns"] >= n_players).all()
     rates = res.win_rates()
     assert rates["win_rate"].sum() == pytest.approx(1.0)
