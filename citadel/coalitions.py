@@ -43,7 +43,6 @@ leaves them (:func:`alliance_analysis`).
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -51,7 +50,7 @@ import pandas as pd
 
 from citadel._kernels import resolve_many_kernel
 from citadel.rules import DIRECTIONS, Rules
-from citadel.stage import solve_with_loop
+from citadel.stage import solve_with_loop, stationary_value
 from tabletop.cooperative import LeastCore, least_core, shapley_value
 
 #: Seat names in seat order for four players; a side is a string of them ("NE").
@@ -422,22 +421,11 @@ def evaluate_sides(sol: SidesSolution, per_side=None, respond: int | None = None
     weights = _weights(space, OBJECTIVES[sol.objective] if per_side is None else per_side)
     for x, y, la, lb, ca, cb in _states(space):
         rows, cols, payoff, loop = _stage(space, values, weights, x, y, ca, cb)
-        if 0 in fixed:
-            a, p = fixed[0](x, y, ca, cb)
-            pick = np.searchsorted(rows, a)
-            payoff, loop = (p @ payoff[pick])[None, :], (p @ loop[pick])[None, :]
-        if 1 in fixed:
-            a, p = fixed[1](x, y, ca, cb)
-            pick = np.searchsorted(cols, a)
-            payoff, loop = (payoff[:, pick] @ p)[:, None], (loop[:, pick] @ p)[:, None]
-        stay = loop.astype(float)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            v = np.where(stay < 1 - 1e-9, payoff / (1 - stay), 0.0)
-        if respond == 0:
-            v = v.max(axis=0, keepdims=True)
-        if respond == 1:
-            v = v.min(axis=1, keepdims=True)
-        values[x + r, y + r, la, lb] = v.item()
+        values[x + r, y + r, la, lb] = stationary_value(
+            payoff, loop, rows, cols,
+            fixed[0](x, y, ca, cb) if 0 in fixed else None,
+            fixed[1](x, y, ca, cb) if 1 in fixed else None,
+        )  # fmt: skip
     if full:
         return values
     return float(values[r, r, -1, -1])
@@ -696,16 +684,3 @@ def alliance_analysis(rules: Rules, use_symmetry: bool = True,
     values = coalition_values(rules, use_symmetry, compass)
     v = {tuple(name): float(x) for name, x in values["value"].items()}
     return AllianceAnalysis(values, shapley_value(v, rules.seats), least_core(v, rules.seats))
-
-
-def value_by_grid(rules: Rules, side, steps) -> pd.DataFrame:
-    """How the two-sides game's start moves as ``bid_step`` refines: value, scores,
-    draw chance, exploitability and the number of states, indexed by ``bid_step``."""
-    rows = {}
-    for step in steps:
-        sol = solve_sides(dataclasses.replace(rules, bid_step=int(step)), side)
-        chk = check_sides(sol)
-        rows[int(step)] = {"value": chk.value, "score_a": chk.score_a, "score_b": chk.score_b,
-                           "draw": chk.p_draw, "exploitability": chk.exploitability,
-                           "states": sol.values.size}  # fmt: skip
-    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("bid_step")

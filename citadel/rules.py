@@ -24,6 +24,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from tabletop.validate import check_choice, check_int
+
 #: Direction names in the seed's die order (index 0..7).
 DIRECTIONS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
 #: Unit step of each direction.
@@ -37,20 +39,6 @@ PAYMENTS = ("all", "winners")
 RESOLUTIONS = ("basic", "variant")
 
 
-def _check_int(name: str, value, low: int, high: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be an int, got {value!r} ({type(value).__name__})")
-    value = int(value)
-    if value < low or (high is not None and value > high):
-        allowed = f"{low}..{high}" if high is not None else f">= {low}"
-        raise ValueError(f"{name} must be {allowed}, got {value}")
-    return value
-
-
-def _check_choice(name: str, value, choices: tuple[str, ...]) -> str:
-    if value not in choices:
-        raise ValueError(f"{name} must be one of {choices}, got {value!r}")
-    return value
 
 
 def direction_index(direction) -> int:
@@ -120,14 +108,14 @@ class Rules:
 
     def __post_init__(self):
         set_ = object.__setattr__
-        set_(self, "radius", _check_int("radius", self.radius, 1, 50))
-        set_(self, "n_players", _check_int("n_players", self.n_players, 2, 4))
-        set_(self, "capital", _check_int("capital", self.capital, 1, 10**6))
-        set_(self, "payment", _check_choice("payment", self.payment, PAYMENTS))
-        set_(self, "resolution", _check_choice("resolution", self.resolution, RESOLUTIONS))
-        set_(self, "bid_step", _check_int("bid_step", self.bid_step, 1, 10**6))
-        set_(self, "min_bid", _check_int("min_bid", self.min_bid, 0, 10**6))
-        set_(self, "max_rounds", _check_int("max_rounds", self.max_rounds, 1, 10**6))
+        set_(self, "radius", check_int("radius", self.radius, 1, 50))
+        set_(self, "n_players", check_int("n_players", self.n_players, 2, 4))
+        set_(self, "capital", check_int("capital", self.capital, 1, 10**6))
+        set_(self, "payment", check_choice("payment", self.payment, PAYMENTS))
+        set_(self, "resolution", check_choice("resolution", self.resolution, RESOLUTIONS))
+        set_(self, "bid_step", check_int("bid_step", self.bid_step, 1, 10**6))
+        set_(self, "min_bid", check_int("min_bid", self.min_bid, 0, 10**6))
+        set_(self, "max_rounds", check_int("max_rounds", self.max_rounds, 1, 10**6))
 
     @property
     def seats(self) -> tuple[str, ...]:
@@ -151,7 +139,7 @@ class Rules:
         0 (abstention) when ``min_bid`` is 0 or when no positive amount is legal,
         then the multiples of ``bid_step`` from :attr:`smallest_bid` to ``capital``.
         """
-        capital = _check_int("capital", capital, 0)
+        capital = check_int("capital", capital, 0)
         positive = np.arange(self.smallest_bid, capital + 1, self.bid_step, dtype=np.int64)
         if self.min_bid == 0 or positive.size == 0:
             return np.concatenate([np.zeros(1, dtype=np.int64), positive])

@@ -263,6 +263,33 @@ def solve_with_loop(payoff: np.ndarray, loop: np.ndarray, tol: float = 1e-10,
     return LoopSolution(sign * hi, _clean(row), _clean(column), abs(h_hi), gap)
 
 
+def stationary_value(payoff: np.ndarray, loop: np.ndarray, rows: np.ndarray, cols: np.ndarray,
+                     row=None, column=None) -> float:  # fmt: skip
+    """A state's value when its ``loop`` entries repeat it and each player either plays
+    a fixed mixed order or best-responds with a stationary pure one.
+
+    ``row`` / ``column``: ``(actions, probabilities)`` (actions among ``rows`` /
+    ``cols``, the legal ones the matrix is built on) or None, the row player then
+    maximising, the column player minimising; at least one is given. An order pair
+    repeated for ever is a draw (0); otherwise the value is the payoff off the loop
+    divided by the chance of leaving it.
+    """
+    if row is not None:
+        pick = np.searchsorted(rows, row[0])
+        payoff, loop = (row[1] @ payoff[pick])[None, :], (row[1] @ loop[pick])[None, :]
+    if column is not None:
+        pick = np.searchsorted(cols, column[0])
+        payoff, loop = (payoff[:, pick] @ column[1])[:, None], (loop[:, pick] @ column[1])[:, None]
+    stay = loop.astype(float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        v = np.where(stay < 1 - 1e-9, payoff / (1 - stay), 0.0)
+    if row is None:
+        v = v.max(axis=0, keepdims=True)
+    if column is None:
+        v = v.min(axis=1, keepdims=True)
+    return v.item()
+
+
 def _clean(p: np.ndarray) -> np.ndarray:
     """Drop LP noise (weights below 1e-9) from a mixed strategy: with loops, a weight
     of 1e-10 on a move would change the stationary value after ~1e10 rounds."""

@@ -30,7 +30,7 @@ import numpy as np
 import pandas as pd
 
 from citadel.rules import DIRECTIONS, Rules
-from citadel.stage import DuelSpace, duel_matrix, duel_space, solve_with_loop
+from citadel.stage import DuelSpace, duel_matrix, duel_space, solve_with_loop, stationary_value
 
 
 @dataclass(frozen=True, eq=False)
@@ -179,24 +179,11 @@ def _evaluate(space: DuelSpace, policy_n, policy_s, payoff_of_exit=(1.0, -1.0),
     for y, cn, cs in _states(space):
         rows, cols, _, loop = duel_matrix(space, y, cn, cs, values)
         payoff = _payoff(space, y, cn, cs, rows, cols, values, win_n, win_s)
-        if policy_n is not None:
-            a, p = policy_n(y, cn, cs)
-            pick = np.searchsorted(rows, a)
-            payoff, loop = p @ payoff[pick], p @ loop[pick]
-            payoff, loop = payoff[None, :], loop[None, :]
-        if policy_s is not None:
-            a, p = policy_s(y, cn, cs)
-            pick = np.searchsorted(cols, a)
-            payoff, loop = payoff[:, pick] @ p, loop[:, pick] @ p
-            payoff, loop = payoff[:, None], loop[:, None]
-        stay = loop.astype(float)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            v = np.where(stay < 1 - 1e-9, payoff / (1 - stay), 0.0)
-        if policy_n is None:
-            v = v.max(axis=0, keepdims=True)
-        if policy_s is None:
-            v = v.min(axis=1, keepdims=True)
-        values[y + r, space.level_of[cn], space.level_of[cs]] = v.item()
+        values[y + r, space.level_of[cn], space.level_of[cs]] = stationary_value(
+            payoff, loop, rows, cols,
+            None if policy_n is None else policy_n(y, cn, cs),
+            None if policy_s is None else policy_s(y, cn, cs),
+        )  # fmt: skip
     if full:
         return values
     c = rules.capital

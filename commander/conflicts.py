@@ -29,7 +29,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from commander.rules import Rules, _check_int
+from commander.rules import Rules
+from tabletop.validate import check_int
 
 KINDS = ("tactical", "economic")
 
@@ -37,7 +38,7 @@ KINDS = ("tactical", "economic")
 def _ints(name: str, values) -> tuple[int, ...]:
     if isinstance(values, str | bytes) or not hasattr(values, "__iter__"):
         raise TypeError(f"{name} must be a sequence of ints, got {values!r}")
-    return tuple(_check_int(f"{name}[{i}]", v, 0, 10**6) for i, v in enumerate(values))
+    return tuple(check_int(f"{name}[{i}]", v, 0, 10**6) for i, v in enumerate(values))
 
 
 @dataclass(frozen=True)
@@ -102,9 +103,9 @@ def battle(
     rules = Rules() if rules is None else rules
     if kind not in KINDS:
         raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")
-    att = sum(_ints("attackers", attackers)) + _check_int("attacker_bonus", attacker_bonus, 0)
-    dfd = (sum(_ints("defenders", defenders)) + _check_int("target_value", target_value, 0)
-           + _check_int("defender_bonus", defender_bonus, 0))
+    att = sum(_ints("attackers", attackers)) + check_int("attacker_bonus", attacker_bonus, 0)
+    dfd = (sum(_ints("defenders", defenders)) + check_int("target_value", target_value, 0)
+           + check_int("defender_bonus", defender_bonus, 0))
     commands = () if attacker_commands is None else _ints("attacker_commands", attacker_commands)
     if commands and len(commands) != len(attackers):
         raise ValueError(f"attacker_commands must hold one command per attacker "
@@ -163,8 +164,8 @@ def rally(challenger_bid: int, controller_bid: int) -> str:
     >>> rally(3, 3)
     'controller'
     """
-    a = _check_int("challenger_bid", challenger_bid, 0)
-    b = _check_int("controller_bid", controller_bid, 0)
+    a = check_int("challenger_bid", challenger_bid, 0)
+    b = check_int("controller_bid", controller_bid, 0)
     return "challenger" if a > b else "controller"
 
 
@@ -241,16 +242,16 @@ def battle_odds(
         raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")
     apool = _ints("attacker_pool", attacker_pool)
     dpool = _ints("defender_pool", defender_pool)
-    ka = _check_int("n_attackers", n_attackers, 0, len(apool))
-    kd = _check_int("n_defenders", n_defenders, 0, len(dpool))
+    ka = check_int("n_attackers", n_attackers, 0, len(apool))
+    kd = check_int("n_defenders", n_defenders, 0, len(dpool))
     cmds = (0,) * len(apool) if attacker_commands is None else _ints("attacker_commands",
                                                                      attacker_commands)
     if len(cmds) != len(apool):
         raise ValueError(f"attacker_commands must hold one command per attacker pool card "
                          f"({len(apool)}), got {len(cmds)}")
-    base = (_check_int("target_value", target_value, 0)
-            + _check_int("defender_bonus", defender_bonus, 0))
-    bonus = _check_int("attacker_bonus", attacker_bonus, 0)
+    base = (check_int("target_value", target_value, 0)
+            + check_int("defender_bonus", defender_bonus, 0))
+    bonus = check_int("attacker_bonus", attacker_bonus, 0)
     big = 10**9
     att = _subset_counts(apool, cmds, ka, big)
     dfd = _subset_counts(dpool, (0,) * len(dpool), kd, big)
@@ -297,8 +298,8 @@ def referendum_odds(
     rules = Rules() if rules is None else rules
     pro = _ints("for_pool", for_pool)
     con = _ints("against_pool", against_pool)
-    kf = _check_int("n_for", n_for, 0, len(pro))
-    ka = _check_int("n_against", n_against, 0, len(con))
+    kf = check_int("n_for", n_for, 0, len(pro))
+    ka = check_int("n_against", n_against, 0, len(con))
     if launched and kf == 0:
         raise ValueError("n_for must be >= 1 when launched (the launcher votes for), got 0")
     bonus = rules.launcher_bonus if launched else 0

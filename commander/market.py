@@ -20,7 +20,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from commander.rules import Rules, _check_int
+from commander.rules import Rules
+from tabletop.validate import check_int
 
 
 def _rate(rules: Rules, stock: int) -> int:
@@ -36,8 +37,8 @@ def buy_steps(rules: Rules, stock: int, k: int) -> tuple[int, ...]:
     >>> buy_steps(Rules(), 10, 3)   # RULES.md: 2 + 3 + 3
     (2, 3, 3)
     """
-    stock = _check_int("stock", stock, 0)
-    k = _check_int("k", k, 0, rules.max_gold_per_transaction)
+    stock = check_int("stock", stock, 0)
+    k = check_int("k", k, 0, rules.max_gold_per_transaction)
     if k > stock:
         raise ValueError(f"k must be <= stock={stock} (one cannot buy more gold than the "
                          f"Company holds), got {k}")
@@ -54,8 +55,8 @@ def sell_steps(rules: Rules, stock: int, k: int) -> tuple[int, ...]:
     >>> sell_steps(Rules(sale_price="after"), 3, 2)
     (4, 4)
     """
-    stock = _check_int("stock", stock, 0)
-    k = _check_int("k", k, 0, rules.max_gold_per_transaction)
+    stock = check_int("stock", stock, 0)
+    k = check_int("k", k, 0, rules.max_gold_per_transaction)
     shift = 0 if rules.sale_price == "before" else 1
     return tuple(_rate(rules, stock + i + shift) for i in range(k))
 
@@ -93,9 +94,9 @@ def legal_transactions(rules: Rules, gold: int, doublons: int, stock: int) -> li
     >>> legal_transactions(Rules(), gold=1, doublons=5, stock=10)
     [-1, 0, 1, 2]
     """
-    gold = _check_int("gold", gold, 0)
-    doublons = _check_int("doublons", doublons, 0)
-    stock = _check_int("stock", stock, 0)
+    gold = check_int("gold", gold, 0)
+    doublons = check_int("doublons", doublons, 0)
+    stock = check_int("stock", stock, 0)
     cap = rules.max_gold_per_transaction
     out = [-k for k in range(min(cap, gold), 0, -1)] + [0]
     for k in range(1, min(cap, stock) + 1):
@@ -117,7 +118,7 @@ def transact(rules: Rules, gold: int, doublons: int, stock: int, k: int) -> tupl
     >>> transact(Rules(), gold=2, doublons=0, stock=3, k=-2)
     (0, 9, 5)
     """
-    k = _check_int("k", k, -rules.max_gold_per_transaction, rules.max_gold_per_transaction)
+    k = check_int("k", k, -rules.max_gold_per_transaction, rules.max_gold_per_transaction)
     legal = legal_transactions(rules, gold, doublons, stock)
     if k not in legal:
         raise ValueError(f"transaction k={k} is illegal with gold={gold}, doublons={doublons}, "
@@ -147,7 +148,7 @@ def price_table(rules: Rules, max_stock: int | None = None) -> pd.DataFrame:
     >>> price_table(Rules()).loc[10, ["rate", "buy_3"]].tolist()
     [2, 8]
     """
-    top = rules.total_gold if max_stock is None else _check_int("max_stock", max_stock, 0)
+    top = rules.total_gold if max_stock is None else check_int("max_stock", max_stock, 0)
     cap = rules.max_gold_per_transaction
     rows = []
     for s in range(top + 1):
@@ -175,7 +176,7 @@ def round_trips(rules: Rules, max_stock: int | None = None) -> pd.Series:
     >>> int(round_trips(Rules()).loc[3])   # sell into 3 for 5, buy from 4 for 4
     1
     """
-    top = rules.total_gold if max_stock is None else _check_int("max_stock", max_stock, 0)
+    top = rules.total_gold if max_stock is None else check_int("max_stock", max_stock, 0)
     gains = [sell_price(rules, s, 1) - buy_price(rules, s + 1, 1) for s in range(top + 1)]
     return pd.Series(gains, index=pd.RangeIndex(top + 1, name="stock"), name="round_trip_gain")
 
@@ -185,7 +186,7 @@ def market_arrays(rules: Rules, max_stock: int) -> tuple[np.ndarray, np.ndarray]
 
     ``buy[s, k]`` is a large sentinel (``2**40``) when ``k > s``.
     """
-    max_stock = _check_int("max_stock", max_stock, 0)
+    max_stock = check_int("max_stock", max_stock, 0)
     cap = rules.max_gold_per_transaction
     big = np.int64(1 << 40)
     buy = np.full((max_stock + 1, cap + 1), big, dtype=np.int64)

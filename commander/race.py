@@ -32,7 +32,8 @@ import pandas as pd
 
 from commander._kernels import race_forward_kernel, race_table_kernel
 from commander.market import market_arrays
-from commander.rules import Rules, _check_int
+from commander.rules import Rules
+from tabletop.validate import check_int
 
 DEFAULT_HORIZON = 60
 
@@ -43,7 +44,7 @@ def _stream(name: str, value, horizon: int) -> np.ndarray:
     items = [value] if np.ndim(value) == 0 else list(value)
     if not items:
         raise ValueError(f"{name} must hold at least one value, got an empty sequence")
-    checked = [_check_int(f"{name}[{i}]", v, 0, 10**6) for i, v in enumerate(items)]
+    checked = [check_int(f"{name}[{i}]", v, 0, 10**6) for i, v in enumerate(items)]
     out = np.full(horizon, checked[-1], dtype=np.int64)
     n = min(len(checked), horizon)
     out[:n] = checked[:n]
@@ -78,10 +79,10 @@ class RaceResult:
 
 
 def _setup(rules, gold, doublons, stock, income, drain, horizon):
-    gold = _check_int("gold", gold, 0, 1000)
-    doublons = _check_int("doublons", doublons, 0, 10**6)
-    stock = _check_int("stock", stock, 0, 1000)
-    horizon = _check_int("horizon", horizon, 1, 1000)
+    gold = check_int("gold", gold, 0, 1000)
+    doublons = check_int("doublons", doublons, 0, 10**6)
+    stock = check_int("stock", stock, 0, 1000)
+    horizon = check_int("horizon", horizon, 1, 1000)
     inc = _stream("income", income, horizon)
     dr = _stream("drain", drain, horizon)
     buy, sell = market_arrays(rules, gold + stock)
@@ -203,9 +204,9 @@ def race_table(
     >>> int(t.loc[(0, 10), "win_turn"])
     9
     """
-    doublons = _check_int("doublons", doublons, 0, 10**6)
-    horizon = _check_int("horizon", horizon, 1, 1000)
-    total = rules.total_gold if total is None else _check_int("total", total, 0, 200)
+    doublons = check_int("doublons", doublons, 0, 10**6)
+    horizon = check_int("horizon", horizon, 1, 1000)
+    total = rules.total_gold if total is None else check_int("total", total, 0, 200)
     inc = _stream("income", income, horizon)
     dr = _stream("drain", drain, horizon)
     buy, sell = market_arrays(rules, max(total, rules.win_gold))

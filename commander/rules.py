@@ -24,10 +24,11 @@ Choices RULES.md leaves open, made here as knobs (defaults in brackets):
 from __future__ import annotations
 
 import itertools
-import numbers
 from dataclasses import dataclass, field
 
 import numpy as np
+
+from tabletop.validate import check_bool, check_int
 
 #: The seed's ICROE table: (lowest stock of the band, doublons per gold).
 DEFAULT_RATES = ((13, 1), (10, 2), (7, 3), (4, 4), (1, 5), (0, 6))
@@ -45,20 +46,6 @@ DEFAULT_VOTES = (
 SALE_PRICES = ("before", "after")
 
 
-def _check_int(name: str, value, low: int, high: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be an int, got {value!r} ({type(value).__name__})")
-    value = int(value)
-    if value < low or (high is not None and value > high):
-        allowed = f"{low}..{high}" if high is not None else f">= {low}"
-        raise ValueError(f"{name} must be {allowed}, got {value}")
-    return value
-
-
-def _check_bool(name: str, value) -> bool:
-    if not isinstance(value, bool | np.bool_):
-        raise TypeError(f"{name} must be True or False, got {value!r}")
-    return bool(value)
 
 
 def _check_rates(value) -> tuple[tuple[int, int], ...]:
@@ -70,8 +57,8 @@ def _check_rates(value) -> tuple[tuple[int, int], ...]:
         if isinstance(band, str | bytes) or not hasattr(band, "__len__") or len(band) != 2:
             raise ValueError(f"exchange_rates[{i}] must be a (lowest stock, rate) pair, "
                              f"got {band!r}")
-        low = _check_int(f"exchange_rates[{i}] lowest stock", band[0], 0, 10**6)
-        rate = _check_int(f"exchange_rates[{i}] rate", band[1], 1, 10**6)
+        low = check_int(f"exchange_rates[{i}] lowest stock", band[0], 0, 10**6)
+        rate = check_int(f"exchange_rates[{i}] rate", band[1], 1, 10**6)
         bands.append((low, rate))
     if not bands:
         raise ValueError("exchange_rates must hold at least one band, got none")
@@ -192,18 +179,18 @@ class Rules:
             ("min_territories", 0, 1000),
             ("min_adventure", 0, 1000),
         ):
-            set_(self, name, _check_int(name, getattr(self, name), low, high))
+            set_(self, name, check_int(name, getattr(self, name), low, high))
         if self.start_gold >= self.win_gold:
             raise ValueError(f"start_gold must be below win_gold={self.win_gold}, "
                              f"got {self.start_gold}")
         set_(self, "exchange_rates", _check_rates(self.exchange_rates))
         if self.sale_price not in SALE_PRICES:
             raise ValueError(f"sale_price must be one of {SALE_PRICES}, got {self.sale_price!r}")
-        set_(self, "seven_seas", _check_bool("seven_seas", self.seven_seas))
+        set_(self, "seven_seas", check_bool("seven_seas", self.seven_seas))
         set_(self, "recruit_gold_to_company",
-             _check_bool("recruit_gold_to_company", self.recruit_gold_to_company))
+             check_bool("recruit_gold_to_company", self.recruit_gold_to_company))
         set_(self, "majority_counts_independents",
-             _check_bool("majority_counts_independents", self.majority_counts_independents))
+             check_bool("majority_counts_independents", self.majority_counts_independents))
         votes = self.votes_by_rank
         if isinstance(votes, dict):
             votes = tuple(votes.items())
@@ -212,7 +199,7 @@ class Rules:
             if len(pair) != 2 or not isinstance(pair[0], str) or not pair[0]:
                 raise ValueError(f"votes_by_rank[{i}] must be a (rank name, votes) pair, "
                                  f"got {pair!r}")
-            checked.append((pair[0], _check_int(f"votes_by_rank[{pair[0]!r}]", pair[1], 0, 100)))
+            checked.append((pair[0], check_int(f"votes_by_rank[{pair[0]!r}]", pair[1], 0, 100)))
         set_(self, "votes_by_rank", tuple(checked))
         top = self.exchange_rates[0][0] + self.total_gold + 1
         array = np.array([self._band_rate(s) for s in range(top + 1)], dtype=np.int64)
@@ -243,7 +230,7 @@ class Rules:
 
     def rate(self, stock: int) -> int:
         """Doublons per gold when the Company holds ``stock`` gold (the ICROE)."""
-        stock = _check_int("stock", stock, 0)
+        stock = check_int("stock", stock, 0)
         return self._band_rate(stock)
 
     def rank_votes(self, rank: str) -> int:

@@ -36,7 +36,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from panache.rules import N_FACES, Rules, _check_int
+from panache.rules import N_FACES, Rules
+from tabletop.validate import check_int
 
 COUNTER_POLICIES = ("always", "never", "target_only")
 
@@ -58,7 +59,7 @@ def _hits_pmf(n: int) -> np.ndarray:
 
 
 def _check_level(level) -> int:
-    return _check_int("level", level, 1, N_FACES)
+    return check_int("level", level, 1, N_FACES)
 
 
 def attack_distribution(rules: Rules, level: int) -> pd.Series:
@@ -142,7 +143,7 @@ class ExchangeResult:
 
     def p_more_attempts_than(self, k: int) -> float:
         """Probability that the exchange has more than ``k`` attempts."""
-        k = _check_int("k", k, 0)
+        k = check_int("k", k, 0)
         target, attacker = self.counters
         longest = math.inf if attacker else (2 if target else 1)
         return 0.0 if k >= longest else self.p_fail**k

@@ -44,8 +44,9 @@ from panache._duel_kernels import (
 from panache.attack import _hits_pmf
 from panache.master import mp_success
 from panache.policy import TurnPolicy
-from panache.rules import Rules, _check_int
+from panache.rules import Rules
 from panache.turn import TurnTables, solve_turn, turn_tables
+from tabletop.validate import check_int
 
 
 def max_points(rules: Rules) -> int:
@@ -80,8 +81,8 @@ class DuelSolution:
 
     def _check_state(self, my_points: int, opponent_points: int) -> tuple[int, int]:
         top = self._win.shape[0] - 1
-        a = _check_int("my_points", my_points, 1, top)
-        b = _check_int("opponent_points", opponent_points, 1, top)
+        a = check_int("my_points", my_points, 1, top)
+        b = check_int("opponent_points", opponent_points, 1, top)
         return a, b
 
     def turn_utility(self, my_points: int, opponent_points: int) -> pd.Series:

@@ -13,7 +13,8 @@ import random
 from dataclasses import dataclass, field
 
 from panache.agents import Agent
-from panache.rules import N_FACES, Rules, _check_int
+from panache.rules import N_FACES, Rules
+from tabletop.validate import check_int
 
 
 @dataclass
@@ -38,7 +39,7 @@ class GameState:
     @classmethod
     def start(cls, rules: Rules, n_players: int | None = None) -> GameState:
         """The state before the first turn (``n_players`` defaults to the rules')."""
-        n = rules.n_players if n_players is None else _check_int("n_players", n_players, 2, 999)
+        n = rules.n_players if n_players is None else check_int("n_players", n_players, 2, 999)
         return cls(rules, [rules.start_points] * n, [True] * n, [False] * n)
 
     @property

@@ -18,8 +18,9 @@ import functools
 import numpy as np
 import pandas as pd
 
-from panache.rules import Rules, _check_int
+from panache.rules import Rules
 from panache.turn import solve_turn
+from tabletop.validate import check_int
 
 
 @functools.lru_cache(maxsize=64)
@@ -59,8 +60,8 @@ def mp_stakes(rules: Rules, points: int, target_points: int) -> pd.DataFrame:
         (capped at the points each has), ``expected_capped_swing`` (their
         difference), ``p_target_eliminated`` and ``p_self_eliminated``.
     """
-    points = _check_int("points", points, 1)
-    target_points = _check_int("target_points", target_points, 1)
+    points = check_int("points", points, 1)
+    target_points = check_int("target_points", target_points, 1)
     p = mp_success(rules)
     x = rules.legal_stakes(points).astype(np.float64)
     target_loss = p * np.minimum(x, target_points)

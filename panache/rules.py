@@ -13,24 +13,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from tabletop.validate import check_bool, check_int
+
 MAX_DICE = 8
 N_FACES = 6
 
 
-def _check_int(name: str, value, low: int, high: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be an int, got {value!r} ({type(value).__name__})")
-    value = int(value)
-    if value < low or (high is not None and value > high):
-        allowed = f"{low}..{high}" if high is not None else f">= {low}"
-        raise ValueError(f"{name} must be {allowed}, got {value}")
-    return value
-
-
-def _check_bool(name: str, value) -> bool:
-    if not isinstance(value, bool | np.bool_):
-        raise TypeError(f"{name} must be True or False, got {value!r}")
-    return bool(value)
 
 
 @dataclass(frozen=True)
@@ -85,24 +73,24 @@ class Rules:
 
     def __post_init__(self):
         set_ = object.__setattr__
-        set_(self, "n_dice", _check_int("n_dice", self.n_dice, 1, MAX_DICE))
+        set_(self, "n_dice", check_int("n_dice", self.n_dice, 1, MAX_DICE))
         values = self.face_values
         if isinstance(values, str | bytes) or not hasattr(values, "__len__"):
             raise TypeError(f"face_values must be a sequence of six ints, got {values!r}")
         if len(values) != N_FACES:
             raise ValueError(f"face_values must hold six ints (faces 1..6), got {len(values)}")
         checked = tuple(
-            _check_int(f"face_values[{i}] (face {i + 1})", v, -(10**9), 10**9)
+            check_int(f"face_values[{i}] (face {i + 1})", v, -(10**9), 10**9)
             for i, v in enumerate(values)
         )
         set_(self, "face_values", checked)
-        set_(self, "start_points", _check_int("start_points", self.start_points, 1))
-        set_(self, "n_players", _check_int("n_players", self.n_players, 2, 999))
-        set_(self, "first_round_gain", _check_bool("first_round_gain", self.first_round_gain))
-        set_(self, "counter_attacks", _check_bool("counter_attacks", self.counter_attacks))
-        set_(self, "mp_stake_factor", _check_int("mp_stake_factor", self.mp_stake_factor, 1))
+        set_(self, "start_points", check_int("start_points", self.start_points, 1))
+        set_(self, "n_players", check_int("n_players", self.n_players, 2, 999))
+        set_(self, "first_round_gain", check_bool("first_round_gain", self.first_round_gain))
+        set_(self, "counter_attacks", check_bool("counter_attacks", self.counter_attacks))
+        set_(self, "mp_stake_factor", check_int("mp_stake_factor", self.mp_stake_factor, 1))
         if self.mp_stake_cap is not None:
-            cap = _check_int("mp_stake_cap", self.mp_stake_cap, 2)
+            cap = check_int("mp_stake_cap", self.mp_stake_cap, 2)
             if cap % 2:
                 raise ValueError(f"mp_stake_cap must be even (stakes are even), got {cap}")
             set_(self, "mp_stake_cap", cap)
@@ -126,7 +114,7 @@ class Rules:
 
     def attack_level(self, total: int) -> int:
         """The level (face) of an attack after a positive total: ``min(total, 6)``."""
-        total = _check_int("total", total, 1)
+        total = check_int("total", total, 1)
         return min(total, N_FACES)
 
     def legal_stakes(self, points: int) -> np.ndarray:
@@ -139,7 +127,7 @@ class Rules:
         >>> Rules().legal_stakes(3).tolist()   # the seed: with 3 points the best is 6
         [2, 4, 6]
         """
-        points = _check_int("points", points, 1)
+        points = check_int("points", points, 1)
         top = self.mp_stake_factor * points
         if self.mp_stake_cap is not None:
             top = min(top, self.mp_stake_cap)
@@ -147,7 +135,7 @@ class Rules:
 
     def check_stake(self, stake: int, points: int) -> int:
         """Return ``stake`` if legal for a player with ``points`` points, else raise ValueError."""
-        stake = _check_int("stake", stake, -(10**9))
+        stake = check_int("stake", stake, -(10**9))
         legal = self.legal_stakes(points)
         if legal.size == 0 or stake % 2 or not legal[0] <= stake <= legal[-1]:
             top = int(legal[-1]) if legal.size else 0

@@ -16,10 +16,9 @@ Choices RULES.md leaves open, made here (each stated where it is used):
 
 from __future__ import annotations
 
-import numbers
 from dataclasses import dataclass
 
-import numpy as np
+from tabletop.validate import check_bool, check_choice, check_int
 
 BLACK, WHITE = 0, 1
 SIDES = ("black", "white")
@@ -29,26 +28,7 @@ ADJACENCIES = ("orthogonal", "king")
 MAX_CELLS = 40
 
 
-def _check_int(name: str, value, low: int, high: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be an int, got {value!r} ({type(value).__name__})")
-    value = int(value)
-    if value < low or (high is not None and value > high):
-        allowed = f"{low}..{high}" if high is not None else f">= {low}"
-        raise ValueError(f"{name} must be {allowed}, got {value}")
-    return value
 
-
-def _check_bool(name: str, value) -> bool:
-    if not isinstance(value, bool | np.bool_):
-        raise TypeError(f"{name} must be True or False, got {value!r}")
-    return bool(value)
-
-
-def _check_choice(name: str, value, choices: tuple[str, ...]) -> str:
-    if value not in choices:
-        raise ValueError(f"{name} must be one of {choices}, got {value!r}")
-    return str(value)
 
 
 @dataclass(frozen=True)
@@ -99,19 +79,19 @@ class Rules:
 
     def __post_init__(self):
         set_ = object.__setattr__
-        set_(self, "width", _check_int("width", self.width, 3, MAX_CELLS))
-        set_(self, "length", _check_int("length", self.length, 3, MAX_CELLS))
+        set_(self, "width", check_int("width", self.width, 3, MAX_CELLS))
+        set_(self, "length", check_int("length", self.length, 3, MAX_CELLS))
         if self.width * self.length > MAX_CELLS:
             raise ValueError(
                 f"width * length must be <= {MAX_CELLS}, got {self.width} * {self.length}"
             )
-        set_(self, "first", _check_choice("first", self.first, SIDES))
-        set_(self, "adjacency", _check_choice("adjacency", self.adjacency, ADJACENCIES))
+        set_(self, "first", check_choice("first", self.first, SIDES))
+        set_(self, "adjacency", check_choice("adjacency", self.adjacency, ADJACENCIES))
         for name in ("auto_death", "allow_pass", "no_repetition", "win_on_arrival_only"):
-            set_(self, name, _check_bool(name, getattr(self, name)))
-        set_(self, "max_actions", _check_int("max_actions", self.max_actions, 1))
+            set_(self, name, check_bool(name, getattr(self, name)))
+        set_(self, "max_actions", check_int("max_actions", self.max_actions, 1))
         if self.horizon is not None:
-            set_(self, "horizon", _check_int("horizon", self.horizon, 0))
+            set_(self, "horizon", check_int("horizon", self.horizon, 0))
 
     @property
     def n_cells(self) -> int:

@@ -1,7 +1,5 @@
 import io
-import json
-import runpy
-import sys
+from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -10,21 +8,14 @@ import pytest
 import citadel.cli as ccli
 from citadel import Rules, check_solution, resolve, simulate_games, solve_duel_game
 from citadel.cli import main, parse_order
+from tests import cli_helpers
 
 DUEL = ["--radius", "1", "--capital", "10", "--bid-step", "5"]
 SMALL = ["--radius", "1", "--capital", "10"]
 
 
-def run(capsys, *argv):
-    code = main(list(argv))
-    out = capsys.readouterr()
-    return code, out.out, out.err
-
-
-def run_json(capsys, *argv):
-    code, out, err = run(capsys, *argv, "--format", "json")
-    assert code == 0 and err == "", err
-    return json.loads(out)
+run = partial(cli_helpers.run, main)
+run_json = partial(cli_helpers.run_json, main)
 
 
 def test_order_specs():
@@ -201,11 +192,7 @@ def test_mistakes_print_one_line(capsys, argv, code, message):
 
 def test_python_dash_m(capsys, monkeypatch):
     def run_module(argv):
-        monkeypatch.setattr(sys, "argv", ["citadel", *argv])
-        with pytest.raises(SystemExit) as stop:
-            runpy.run_module("citadel", run_name="__main__")
-        out = capsys.readouterr()
-        return stop.value.code, out.out, out.err
+        return cli_helpers.run_module("citadel", capsys, monkeypatch, argv)
 
     code, out, _ = run_module(["resolve", "32N", "32E", "18S", "5NW"])
     assert code == 0 and out.splitlines()[-1].split()[:3] == ["NE", "1", "1"]

@@ -1,7 +1,6 @@
 import io
 import json
-import runpy
-import sys
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -22,21 +21,14 @@ from commander import (
     validate_deck,
 )
 from commander.cli import main, parse_pairs
+from tests import cli_helpers
 
 RACE = ["--doublons", "5", "--stock", "10", "--income", "4"]
 PLAYERS = ["--players", "spanish_sample", "ghost_sample"]
 
 
-def run(capsys, *argv):
-    code = main(list(argv))
-    out = capsys.readouterr()
-    return code, out.out, out.err
-
-
-def run_json(capsys, *argv):
-    code, out, err = run(capsys, *argv, "--format", "json")
-    assert code == 0 and err == "", err
-    return json.loads(out)
+run = partial(cli_helpers.run, main)
+run_json = partial(cli_helpers.run_json, main)
 
 
 def test_pair_knobs():
@@ -248,11 +240,7 @@ def test_a_broken_decks_file(capsys, tmp_path):
 
 def test_python_dash_m(capsys, monkeypatch):
     def run_module(argv):
-        monkeypatch.setattr(sys, "argv", ["commander", *argv])
-        with pytest.raises(SystemExit) as stop:
-            runpy.run_module("commander", run_name="__main__")
-        out = capsys.readouterr()
-        return stop.value.code, out.out, out.err
+        return cli_helpers.run_module("commander", capsys, monkeypatch, argv)
 
     code, out, _ = run_module(["race", *RACE])
     assert code == 0 and out.split()[:3] == ["win_turn", "doublons_left", "net_cost"]

@@ -1,7 +1,7 @@
 import io
-import json
 import subprocess
 import sys
+from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -10,20 +10,13 @@ import pytest
 import panache.cli as pcli
 from panache import Agent, Rules, simulate_games, solve_duel, solve_turn, tournament
 from panache.cli import main, parse_agent
+from tests import cli_helpers
 
 TINY = ["--n-dice", "3", "--start-points", "6"]
 
 
-def run(capsys, *argv):
-    code = main(list(argv))
-    out = capsys.readouterr()
-    return code, out.out, out.err
-
-
-def run_json(capsys, *argv):
-    code, out, err = run(capsys, *argv, "--format", "json")
-    assert code == 0 and err == "", err
-    return json.loads(out)
+run = partial(cli_helpers.run, main)
+run_json = partial(cli_helpers.run_json, main)
 
 
 def test_turn_summary_matches_the_solver(capsys):

@@ -1,7 +1,5 @@
 import io
-import json
-import runpy
-import sys
+from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -19,6 +17,7 @@ from samarra import (
     tournament,
 )
 from samarra.cli import main, parse_agent
+from tests import cli_helpers
 
 BOARD = """to move: black, actions left: 1, played: 4
 used: black -, white -
@@ -32,16 +31,8 @@ def tiny(cache):
     return ["--length", "3", "--cache-dir", str(cache)]
 
 
-def run(capsys, *argv):
-    code = main(list(argv))
-    out = capsys.readouterr()
-    return code, out.out, out.err
-
-
-def run_json(capsys, *argv):
-    code, out, err = run(capsys, *argv, "--format", "json")
-    assert code == 0 and err == "", err
-    return json.loads(out)
+run = partial(cli_helpers.run, main)
+run_json = partial(cli_helpers.run_json, main)
 
 
 def test_agent_specs(table33):
@@ -196,11 +187,7 @@ def test_a_bad_position_file(capsys, tiny, tmp_path):
 
 def test_python_dash_m(capsys, monkeypatch, tiny):
     def run_module(argv):
-        monkeypatch.setattr(sys, "argv", ["samarra", *argv])
-        with pytest.raises(SystemExit) as stop:
-            runpy.run_module("samarra", run_name="__main__")
-        out = capsys.readouterr()
-        return stop.value.code, out.out, out.err
+        return cli_helpers.run_module("samarra", capsys, monkeypatch, argv)
 
     code, out, _ = run_module(["setup", *tiny])
     assert code == 0 and out.split()[0] == "value_black"
