@@ -16,6 +16,7 @@ from tabletop.jit import jit, parallel_jit
 RANDOM = 0
 HEURISTIC = 1
 DUEL = 2
+THREE = 3
 # agent parameter columns
 KIND, TARGET, MIN_LEVEL, COUNTER, MP_RULE, POLICY = 0, 1, 2, 3, 4, 5
 # target rules
@@ -60,6 +61,37 @@ def _pick_target(me, rule, points, alive, n_players):
 
 
 @jit
+def _next_alive(me, alive, n_players):
+    """The next live player clockwise after ``me``."""
+    for step in range(1, n_players):
+        j = (me + step) % n_players
+        if alive[j]:
+            return j
+    return me
+
+
+@jit
+def _rivals(me, points, alive, n_players):
+    """The two opponents a three-player agent plays against, clockwise from ``me``:
+    the two live ones with the most points (ties: the first clockwise)."""
+    first = -1
+    second = -1
+    for step in range(1, n_players):
+        j = (me + step) % n_players
+        if not alive[j]:
+            continue
+        if first < 0 or points[j] > points[first]:
+            second = first
+            first = j
+        elif second < 0 or points[j] > points[second]:
+            second = j
+    # clockwise order from me
+    if (first - me) % n_players > (second - me) % n_players:
+        first, second = second, first
+    return first, second
+
+
+@jit
 def _clip(p, top):
     return min(max(p, 1), top)
 
@@ -73,7 +105,8 @@ def _max_stake(points, factor, cap):
 
 
 @jit
-def _counters(agent, me, attacker, target, level, points, duel_tc, duel_ac, top):
+def _counters(agent, me, attacker, target, level, points, alive, n_alive, n_players, duel_tc,
+              duel_ac, three_tc, three_ac, top):  # fmt: skip
     """Whether player ``me`` answers a failed attempt in this exchange."""
     kind = agent[KIND]
     if kind == RANDOM:
@@ -81,6 +114,15 @@ def _counters(agent, me, attacker, target, level, points, duel_tc, duel_ac, top)
     if kind == HEURISTIC:
         return agent[COUNTER] == 1
     a = _clip(points[attacker], top)
+    if kind == THREE and n_alive == 3:
+        nxt = _next_alive(attacker, alive, n_players)
+        last = _next_alive(nxt, alive, n_players)
+        b = _clip(points[nxt], top)
+        c = _clip(points[last], top)
+        side = 0 if target == nxt else 1
+        if me == target:
+            return three_tc[a, b, c, level, side]
+        return three_ac[a, b, c, level, side]
     b = _clip(points[target], top)
     if me == target:
         return duel_tc[a, b, level]
@@ -92,7 +134,9 @@ def play_game(
     n_players, n, values, start_points, first_round_gain, counters_allowed,
     stake_factor, stake_cap, powers, index_of_code, first_offset, total_offset, steps,
     mp_policy, agents, duel_policy, duel_attack, duel_tc, duel_ac, duel_stake,
-    duel_r1_first, duel_r1_second, top, order, stats,
+    duel_r1_first, duel_r1_second, three_policy, three_attack, three_tc, three_ac,
+    three_mp_target, three_stake, three_r1_first, three_r1_second, three_r1_third, top,
+    order, stats,
 ):  # fmt: skip
     """Play one game; fill ``order`` (seats in order of elimination, the winner
     last) and ``stats``; return the winner (-1 if the game hit ``MAX_TURNS``)."""
@@ -114,7 +158,7 @@ def play_game(
             total = play_random_turn(n, values)
         else:
             policy = agent[POLICY]
-            if kind == DUEL:
+            if kind == DUEL or (kind == THREE and n_alive == 2 and not first_turn):
                 other = _pick_target(me, LEADER, points, alive, n_players)
                 if first_turn and n_players == 2:
                     if played[other]:
@@ -123,6 +167,19 @@ def play_game(
                         policy = duel_r1_first
                 elif not first_turn:
                     policy = duel_policy[_clip(points[me], top), _clip(points[other], top)]
+            elif kind == THREE and first_turn and n_players == 3:
+                if me == 0:
+                    policy = three_r1_first
+                elif me == 1:  # if seat 0 is out, seat 1 opens a duel
+                    policy = three_r1_second[_clip(points[0], top)] if alive[0] else duel_r1_first
+                elif alive[0] and alive[1]:
+                    policy = three_r1_third[_clip(points[0], top), _clip(points[1], top)]
+                else:  # a duel where seat 2 answers the round-1 turn of the other
+                    policy = duel_r1_second[_clip(points[0] if alive[0] else points[1], top)]
+            elif kind == THREE and not first_turn:
+                nxt, last = _rivals(me, points, alive, n_players)
+                policy = three_policy[_clip(points[me], top), _clip(points[nxt], top),
+                                      _clip(points[last], top)]  # fmt: skip
             total = play_turn(n, powers, index_of_code, first_offset, steps[policy], total_offset)
         # -- what the total does
         victim = -1
@@ -141,6 +198,12 @@ def play_game(
             elif kind == HEURISTIC:
                 target = _pick_target(me, agent[TARGET], points, alive, n_players)
                 attack = level >= agent[MIN_LEVEL]
+            elif kind == THREE and n_alive >= 3:
+                nxt, last = _rivals(me, points, alive, n_players)
+                choice = three_attack[_clip(points[me], top), _clip(points[nxt], top),
+                                      _clip(points[last], top), level]  # fmt: skip
+                target = nxt if choice == 1 else last
+                attack = choice > 0
             else:
                 target = _pick_target(me, LEADER, points, alive, n_players)
                 attack = duel_attack[_clip(points[me], top), _clip(points[target], top), level]
@@ -156,8 +219,9 @@ def play_game(
                         cause = OUT_ATTACK
                         break
                     if not counters_allowed or not _counters(
-                        agents[other], other, me, target, level, points, duel_tc, duel_ac, top
-                    ):
+                        agents[other], other, me, target, level, points, alive, n_alive,
+                        n_players, duel_tc, duel_ac, three_tc, three_ac, top,
+                    ):  # fmt: skip
                         break
                     stats[COUNTERS] += 1
                     roller, other = other, roller
@@ -173,6 +237,11 @@ def play_game(
                 rule = agent[MP_RULE]
                 if rule == MP_ALWAYS or (rule == MP_WHEN_AHEAD and points[me] > points[target]):
                     stake = _max_stake(points[me], stake_factor, stake_cap)
+            elif kind == THREE and n_alive >= 3:
+                nxt, last = _rivals(me, points, alive, n_players)
+                a, b, c = _clip(points[me], top), _clip(points[nxt], top), _clip(points[last], top)
+                target = nxt if three_mp_target[a, b, c] == 1 else last
+                stake = three_stake[a, b, c]
             else:
                 target = _pick_target(me, LEADER, points, alive, n_players)
                 stake = duel_stake[_clip(points[me], top), _clip(points[target], top)]
@@ -220,7 +289,8 @@ def simulate_games_kernel(
     seeds, chunk_size, n_games, n_players, n, values, start_points, first_round_gain,
     counters_allowed, stake_factor, stake_cap, powers, index_of_code, first_offset,
     total_offset, steps, mp_policy, agents, duel_policy, duel_attack, duel_tc, duel_ac,
-    duel_stake, duel_r1_first, duel_r1_second, top,
+    duel_stake, duel_r1_first, duel_r1_second, three_policy, three_attack, three_tc, three_ac,
+    three_mp_target, three_stake, three_r1_first, three_r1_second, three_r1_third, top,
 ):  # fmt: skip
     """``n_games`` games in chunks, chunk ``c`` seeded with ``seeds[c]``."""
     winners = np.empty(n_games, dtype=np.int64)
@@ -233,6 +303,8 @@ def simulate_games_kernel(
                 n_players, n, values, start_points, first_round_gain, counters_allowed,
                 stake_factor, stake_cap, powers, index_of_code, first_offset, total_offset,
                 steps, mp_policy, agents, duel_policy, duel_attack, duel_tc, duel_ac,
-                duel_stake, duel_r1_first, duel_r1_second, top, orders[g], stats[g],
+                duel_stake, duel_r1_first, duel_r1_second, three_policy, three_attack,
+                three_tc, three_ac, three_mp_target, three_stake, three_r1_first,
+                three_r1_second, three_r1_third, top, orders[g], stats[g],
             )  # fmt: skip
     return winners, orders, stats

@@ -14,6 +14,11 @@ turns a list of them (one per seat) into the integer rows its kernel reads.
   ``"ahead"`` (when it has more points than its target) or ``"always"``.
 * ``Agent.duel()``: the exact two-player solution (:func:`panache.solve_duel`);
   in larger games it plays the duel against the opponent with the most points.
+* ``Agent.three()``: the three-player solution (:func:`panache.solve_three`): its
+  round-1 turns and, with three players left, every decision of
+  :meth:`panache.ThreeSolution.decisions`; with two left, the duel. With more than
+  three left it plays the three-player game against the two opponents with the most
+  points (counters then from the duel), and its round-1 turn is the best-total policy.
 """
 
 from __future__ import annotations
@@ -29,17 +34,20 @@ from panache._game_kernels import (
     MP_WHEN_AHEAD,
     RANDOM,
     RANDOM_TARGET,
+    THREE,
     WEAKEST,
 )
 
 TARGETS = {"leader": LEADER, "weakest": WEAKEST, "random": RANDOM_TARGET}
 MP_RULES = {"never": MP_NEVER, "ahead": MP_WHEN_AHEAD, "always": MP_ALWAYS}
 TURN_POLICIES = ("ev", "positive", "zero")
+KINDS = ("random", "heuristic", "duel", "three")
 
 
 @dataclass(frozen=True)
 class Agent:
-    """How one seat plays. Build with :meth:`random`, :meth:`heuristic` or :meth:`duel`.
+    """How one seat plays. Build with :meth:`random`, :meth:`heuristic`, :meth:`duel`
+    or :meth:`three`.
 
     Examples
     --------
@@ -60,8 +68,8 @@ class Agent:
     label: str | None = None
 
     def __post_init__(self):
-        if self.kind not in ("random", "heuristic", "duel"):
-            raise ValueError(f"kind must be 'random', 'heuristic' or 'duel', got {self.kind!r}")
+        if self.kind not in KINDS:
+            raise ValueError(f"kind must be one of {KINDS}, got {self.kind!r}")
         if self.target not in TARGETS:
             raise ValueError(f"target must be one of {sorted(TARGETS)}, got {self.target!r}")
         if isinstance(self.min_level, bool) or not isinstance(self.min_level, int):
@@ -100,6 +108,11 @@ class Agent:
         """The exact two-player policy."""
         return cls("duel", label=label)
 
+    @classmethod
+    def three(cls, label: str | None = None) -> Agent:
+        """The three-player solution (see the module docstring)."""
+        return cls("three", label=label)
+
     @property
     def name(self) -> str:
         """A short label for tables."""
@@ -112,7 +125,7 @@ class Agent:
 
     def row(self, policy_ids: dict[str, int]) -> list[int]:
         """The kernel's integer row: kind, target, min level, counter, MP rule, policy."""
-        kind = {"random": RANDOM, "heuristic": HEURISTIC, "duel": DUEL}[self.kind]
+        kind = {"random": RANDOM, "heuristic": HEURISTIC, "duel": DUEL, "three": THREE}[self.kind]
         return [
             kind,
             TARGETS[self.target],

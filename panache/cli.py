@@ -19,7 +19,8 @@ Subcommands (every rule knob of :class:`panache.Rules` is an option: ``--n-dice 
 * ``report``: runs the Master Panache notebooks (:mod:`tabletop.notebooks`), which
   write their reports, then rebuilds the report index (:mod:`tabletop.index`).
 
-Agents are written ``random``, ``duel``, ``heuristic`` or
+Agents are written ``random``, ``duel``, ``three`` (the three-player solution),
+``heuristic`` or
 ``heuristic:target=weakest,mp=always,min_level=3,counter=false,turn_policy=positive``
 (the fields of :meth:`panache.Agent.heuristic`). Output: ``--format table|csv|json``.
 A mistake prints one line ``error: ...`` on stderr and exits with a non-zero code.
@@ -62,11 +63,13 @@ def parse_agent(spec: str) -> Agent:
         kwargs[key] = cli.parse_value(f"agent {key}", value, _AGENT_FIELDS[key])
     if kind == "heuristic":
         return Agent.heuristic(**kwargs)
-    if kind in ("random", "duel"):
+    if kind in ("random", "duel", "three"):
         if set(kwargs) - {"label"}:
             raise ValueError(f"agent {spec!r}: a {kind} agent takes no options but label")
         return getattr(Agent, kind)(**kwargs)
-    raise ValueError(f"agent {spec!r}: the kind must be heuristic, random or duel, got {kind!r}")
+    raise ValueError(
+        f"agent {spec!r}: the kind must be heuristic, random, duel or three, got {kind!r}"
+    )
 
 
 def _agents(rules: Rules, specs) -> list[Agent]:

@@ -19,6 +19,7 @@ from panache.agents import TURN_POLICIES, Agent
 from panache.duel import max_points, solve_duel
 from panache.rules import Rules
 from panache.simulate import policy_arrays
+from panache.three import solve_three
 from panache.turn import solve_turn
 from tabletop.seeding import check_count, chunk_seeds
 from tabletop.stats import proportion_ci
@@ -72,6 +73,23 @@ def _turn_steps(rules: Rules, utility: str) -> np.ndarray:
     return policy_arrays(rules, solve_turn(rules, utility).policy)["step"]
 
 
+class _PolicyBank:
+    """Turn policies as the kernel's ``steps`` rows, each distinct one stored once."""
+
+    def __init__(self, rules: Rules):
+        self.rules = rules
+        self.steps: list[np.ndarray] = []
+        self._seen: dict[bytes, int] = {}
+
+    def index_of(self, utility) -> int:
+        step = policy_arrays(self.rules, solve_turn(self.rules, utility).policy)["step"]
+        key = step.tobytes()
+        if key not in self._seen:
+            self._seen[key] = len(self.steps)
+            self.steps.append(step)
+        return self._seen[key]
+
+
 @functools.lru_cache(maxsize=8)
 def duel_tables(rules: Rules) -> dict:
     """The solved duel as the arrays the game kernel reads (cached per rules).
@@ -87,16 +105,8 @@ def duel_tables(rules: Rules) -> dict:
     target_counters = np.zeros((*shape, 7), dtype=np.bool_)
     attacker_counters = np.zeros((*shape, 7), dtype=np.bool_)
     stake = np.zeros(shape, dtype=np.int64)
-    steps: list[np.ndarray] = []
-    seen: dict[bytes, int] = {}
-
-    def index_of(utility) -> int:
-        step = policy_arrays(rules, solve_turn(rules, utility).policy)["step"]
-        key = step.tobytes()
-        if key not in seen:
-            seen[key] = len(steps)
-            steps.append(step)
-        return seen[key]
+    bank = _PolicyBank(rules)
+    index_of = bank.index_of
 
     for a in range(1, top + 1):
         for b in range(1, top + 1):
@@ -111,7 +121,7 @@ def duel_tables(rules: Rules) -> dict:
     for p1 in sol.round1.index:
         second[p1] = index_of(sol.round1_utility(int(p1)).to_numpy())
     return {
-        "steps": np.stack(steps),
+        "steps": np.stack(bank.steps),
         "duel_policy": policy,
         "duel_attack": attack,
         "duel_tc": target_counters,
@@ -122,21 +132,73 @@ def duel_tables(rules: Rules) -> dict:
     }
 
 
+@functools.lru_cache(maxsize=4)
+def three_tables(rules: Rules) -> dict:
+    """The solved three-player game as the arrays the game kernel reads (cached per
+    rules): per state (mover's, next's, last's points) the turn policy, the target
+    attacked per level (0: none), the exchange's counters per level and target, the
+    Master Panache target and stake; the round-1 policies of the three seats.
+
+    Every state's decisions are the mover's best reply to the solved values
+    (:meth:`panache.ThreeSolution.decisions`). Takes about a minute at the default
+    rules (64,000 states).
+    """
+    sol = solve_three(rules)
+    top = max_points(rules)
+    shape = (top + 1, top + 1, top + 1)
+    bank = _PolicyBank(rules)
+    policy = np.zeros(shape, dtype=np.int64)
+    attack = np.zeros((*shape, 7), dtype=np.int64)
+    target_counters = np.zeros((*shape, 7, 2), dtype=np.bool_)
+    attacker_counters = np.zeros((*shape, 7, 2), dtype=np.bool_)
+    mp_target = np.zeros(shape, dtype=np.int64)
+    stake = np.zeros(shape, dtype=np.int64)
+    for a in range(1, top + 1):
+        for b in range(1, top + 1):
+            for c in range(1, top + 1):
+                d = sol.decisions(a, b, c)
+                attack[a, b, c, 1:] = d["attack"]
+                target_counters[a, b, c, 1:] = d["target_counters"]
+                attacker_counters[a, b, c, 1:] = d["attacker_counters"]
+                mp_target[a, b, c] = d["mp_target"]
+                stake[a, b, c] = d["mp_stake"]
+                policy[a, b, c] = bank.index_of(sol.turn_utility(a, b, c)["mover"].to_numpy())
+    first = bank.index_of(sol.round1_utility(0).to_numpy())
+    second = np.zeros(top + 1, dtype=np.int64)
+    third = np.zeros((top + 1, top + 1), dtype=np.int64)
+    for (p0,) in sol._params["round1"][1]:
+        second[p0] = bank.index_of(sol.round1_utility(1, (p0,)).to_numpy())
+    for p0, p1 in sol._params["round1"][2]:
+        third[p0, p1] = bank.index_of(sol.round1_utility(2, (p0, p1)).to_numpy())
+    return {
+        "steps": np.stack(bank.steps),
+        "three_policy": policy,
+        "three_attack": attack,
+        "three_tc": target_counters,
+        "three_ac": attacker_counters,
+        "three_mp_target": mp_target,
+        "three_stake": stake,
+        "three_r1_first": first,
+        "three_r1_second": second,
+        "three_r1_third": third,
+    }
+
+
 def _kernel_inputs(rules: Rules, agents) -> dict:
     arrays = policy_arrays(rules, solve_turn(rules, "ev").policy)
     named = [_turn_steps(rules, name) for name in (*TURN_POLICIES, "zero")]
     policy_ids = {name: i for i, name in enumerate(TURN_POLICIES)}
     top = max_points(rules)
-    if any(a.kind == "duel" for a in agents):
+    kinds = {a.kind for a in agents}
+    blocks = [np.stack(named)]
+    offset = len(named)
+    if kinds & {"duel", "three"}:
         duel = dict(duel_tables(rules))
-        offset = len(named)
-        steps = np.concatenate([np.stack(named), duel["steps"]])
-        duel["duel_policy"] = duel["duel_policy"] + offset
-        duel["duel_r1_first"] = duel["duel_r1_first"] + offset
-        duel["duel_r1_second"] = duel["duel_r1_second"] + offset
-        del duel["steps"]
+        for name in ("duel_policy", "duel_r1_first", "duel_r1_second"):
+            duel[name] = duel[name] + offset
+        blocks.append(duel.pop("steps"))
+        offset += len(blocks[-1])
     else:
-        steps = np.stack(named)
         duel = {
             "duel_policy": np.zeros((top + 1, top + 1), dtype=np.int64),
             "duel_attack": np.zeros((top + 1, top + 1, 7), dtype=np.bool_),
@@ -146,6 +208,25 @@ def _kernel_inputs(rules: Rules, agents) -> dict:
             "duel_r1_first": 0,
             "duel_r1_second": np.zeros(top + 1, dtype=np.int64),
         }
+    if "three" in kinds:
+        three = dict(three_tables(rules))
+        for name in ("three_policy", "three_r1_first", "three_r1_second", "three_r1_third"):
+            three[name] = three[name] + offset
+        blocks.append(three.pop("steps"))
+    else:
+        shape = (top + 1, top + 1, top + 1)
+        three = {
+            "three_policy": np.zeros(shape, dtype=np.int64),
+            "three_attack": np.zeros((*shape, 7), dtype=np.int64),
+            "three_tc": np.zeros((*shape, 7, 2), dtype=np.bool_),
+            "three_ac": np.zeros((*shape, 7, 2), dtype=np.bool_),
+            "three_mp_target": np.zeros(shape, dtype=np.int64),
+            "three_stake": np.zeros(shape, dtype=np.int64),
+            "three_r1_first": 0,
+            "three_r1_second": np.zeros(top + 1, dtype=np.int64),
+            "three_r1_third": np.zeros((top + 1, top + 1), dtype=np.int64),
+        }
+    steps = np.concatenate(blocks)
     return {
         "n": rules.n_dice,
         "values": rules.values.copy(),
@@ -162,6 +243,7 @@ def _kernel_inputs(rules: Rules, agents) -> dict:
         "mp_policy": len(TURN_POLICIES),
         "agents": np.array([a.row(policy_ids) for a in agents], dtype=np.int64),
         **duel,
+        **three,
         "top": top,
     }
 

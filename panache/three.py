@@ -40,13 +40,25 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from panache._three_kernels import solve_three_kernel, vector_turn
+from panache._duel_kernels import MAX_LEVEL
+from panache._kernels import TIE_TOLERANCE
+from panache._three_kernels import (
+    exchange,
+    rotate,
+    solve_three_kernel,
+    state_parts,
+    state_utility,
+    value_after,
+    vector_turn,
+)
 from panache.attack import _hits_pmf
 from panache.duel import _round_points, max_points, solve_duel
 from panache.master import mp_success
+from panache.policy import TurnPolicy
 from panache.rules import Rules
-from panache.turn import turn_tables
+from panache.turn import solve_turn, turn_tables
 from tabletop.seeding import check_count
+from tabletop.validate import check_int
 
 #: Regret below which a class counts as an exact equilibrium (rounding of the solve).
 REGRET_TOLERANCE = 1e-12
@@ -95,6 +107,7 @@ class ThreeSolution:
     start: pd.Series
     classes: pd.DataFrame
     _table: np.ndarray
+    _params: dict
 
     @property
     def exact(self) -> bool:
@@ -112,14 +125,110 @@ class ThreeSolution:
         epsilon of the solution as an epsilon-equilibrium; 0 when ``exact``)."""
         return float(self.classes["regret"].max())
 
+    def _check_state(self, my_points, next_points, last_points) -> tuple[int, int, int]:
+        top = self._table.shape[0] - 1
+        return (check_int("my_points", my_points, 1, top),
+                check_int("next_points", next_points, 1, top),
+                check_int("last_points", last_points, 1, top))  # fmt: skip
+
     def chances(self, my_points: int, next_points: int, last_points: int) -> np.ndarray:
         """Winning chances of (mover, next, last) in a state after round 1."""
-        top = self._table.shape[0] - 1
-        for name, p in (("my_points", my_points), ("next_points", next_points),
-                        ("last_points", last_points)):  # fmt: skip
-            if not 1 <= p <= top:
-                raise ValueError(f"{name} must be 1..{top}, got {p}")
-        return self._table[my_points, next_points, last_points].copy()
+        a, b, c = self._check_state(my_points, next_points, last_points)
+        return self._table[a, b, c].copy()
+
+    def _turn(self, a: int, b: int, c: int):
+        """The mover's best reply to the solved values: what each total leads to."""
+        p = self._params
+        t = p["tables"]
+        parts = state_parts(a, b, c, self._table, p["duel"], p["n"], p["hit_given"], p["pi"],
+                            p["max_stake"](a))  # fmt: skip
+        decline = rotate(self._table[b, c, a])  # nothing changes: the next player moves
+        cu = np.zeros((t.sums.size, 3))
+        du = np.zeros(t.sums.size)
+        for i, total in enumerate(t.totals):
+            if total < 0:
+                cu[p["final"][i]] = value_after(a + total, b, c, self._table, p["duel"])
+        decisions = np.zeros(t.totals.size, dtype=np.int64)
+        state_utility(decline, t.totals, p["final"], parts, p["s"], p["q"], p["counters"],
+                      cu, du, decisions)  # fmt: skip
+        after = cu[p["final"]] + du[p["final"], None] * decline[None, :]
+        return after, parts, decline
+
+    def turn_utility(self, my_points: int, next_points: int, last_points: int) -> pd.DataFrame:
+        """The three chances (mover, next, last) after each total of the mover's turn,
+        the mover's decisions after it chosen to maximise its own chance."""
+        after, _, _ = self._turn(*self._check_state(my_points, next_points, last_points))
+        totals = pd.Index(self._params["tables"].totals, name="total")
+        return pd.DataFrame(after, index=totals, columns=["mover", "next", "last"])
+
+    def turn_policy(self, my_points: int, next_points: int, last_points: int) -> TurnPolicy:
+        """The mover's set-aside policy: the best for its own chance after each total."""
+        utility = self.turn_utility(my_points, next_points, last_points)["mover"]
+        return solve_turn(self.rules, utility.to_numpy()).policy
+
+    def decisions(self, my_points: int, next_points: int, last_points: int) -> dict:
+        """What the mover does after each kind of total, in state (a, b, c).
+
+        The mover's best reply to the solved values (ties: decline, then the next
+        player, then the smallest stake): in a class solved in pure strategies
+        (``classes["period"] == 1``) these are the solution's decisions; in a class
+        solved in mixed strategies they are one best reply (a pure one) to the mixed
+        solution's values. Returns a dict with ``win`` (the three chances), ``mp_target``
+        (1 next, 2 last; 0: no Master Panache after a total of 0), ``mp_stake``, and
+        per attack level k = 1..6 the lists ``attack`` (0 decline, 1 the next player,
+        2 the last), and per target (index 0 next, 1 last) ``target_counters`` and
+        ``attacker_counters``, the exchange's counter decisions.
+
+        Examples
+        --------
+        >>> sol = solve_three(Rules(start_points=4, n_dice=2))
+        >>> d = sol.decisions(4, 4, 4)
+        >>> len(d["attack"]), d["attack"][0] in (0, 1, 2)
+        (6, True)
+        """
+        a, b, c = self._check_state(my_points, next_points, last_points)
+        p = self._params
+        _, parts, decline = self._turn(a, b, c)
+        hit_target, hit_attacker, best_mp, best_target, best_stake = parts
+        announce = best_stake > 0 and best_mp[0] > decline[0] + TIE_TOLERANCE
+        out = {
+            "win": self._table[a, b, c].tolist(),
+            "mp_target": int(best_target) if announce else 0,
+            "mp_stake": int(best_stake) if announce else 0,
+            "attack": [],
+            "target_counters": [],
+            "attacker_counters": [],
+        }
+        for k in range(1, MAX_LEVEL + 1):
+            best, choice = decline[0] + TIE_TOLERANCE, 0
+            tcs, acs = [], []
+            for target in (1, 2):
+                x0, dx, tc, ac = exchange(p["s"], p["q"], hit_target[target, k],
+                                          hit_attacker[target, k], decline, target,
+                                          p["counters"])  # fmt: skip
+                tcs.append(bool(tc))
+                acs.append(bool(ac))
+                if x0[0] + dx * decline[0] > best:
+                    best, choice = x0[0] + dx * decline[0], target
+            out["attack"].append(choice)
+            out["target_counters"].append(tcs)
+            out["attacker_counters"].append(acs)
+        return out
+
+    def round1_utility(self, seat: int, points_before=()) -> pd.Series:
+        """A round-1 turn's utility for ``seat`` (0, 1, 2) once the seats before it
+        have the given points (all alive): its winning chance after each total."""
+        seat = check_int("seat", seat, 0, 2)
+        points_before = tuple(points_before)
+        utilities = self._params["round1"][seat]
+        if len(points_before) != seat or points_before not in utilities:
+            raise ValueError(
+                f"points_before must give the points of the {seat} seats before seat {seat} "
+                f"after their round-1 turns (each one of the reachable totals), got "
+                f"{points_before!r}"
+            )
+        totals = pd.Index(self._params["tables"].totals, name="total")
+        return pd.Series(utilities[points_before], index=totals, name="win")
 
 
 def _turn_vector(tables, n, utility: np.ndarray, decider: int) -> np.ndarray:
@@ -203,27 +312,43 @@ def solve_three(rules: Rules, play_rounds: int = PLAY_ROUNDS) -> ThreeSolution:
     )
     win = pd.DataFrame(table[1:, 1:, 1:].reshape(-1, 3), index=index,
                        columns=["mover", "next", "last"])  # fmt: skip
-    start = _round_one(rules, t, table, duel)
+    round1: tuple[dict, dict, dict] = ({}, {}, {})
+    start = _round_one(rules, t, table, duel, round1)
     table.setflags(write=False)
-    return ThreeSolution(rules, win, start, classes, table)
+    cap = rules.mp_stake_cap or 0
+    params = {
+        "tables": t, "final": final, "duel": duel._win, "n": n, "hit_given": hit_given,
+        "pi": mp_success(rules), "s": s, "q": q, "counters": rules.counter_attacks,
+        "round1": round1,
+        "max_stake": lambda a: min(rules.mp_stake_factor * a, cap) if cap else
+        rules.mp_stake_factor * a,
+    }  # fmt: skip
+    return ThreeSolution(rules, win, start, classes, table, params)
 
 
-def _round_one(rules, tables, table, duel) -> pd.Series:
-    """Seat chances from the start: the three first turns by backward induction."""
+def _round_one(rules, tables, table, duel, utilities) -> pd.Series:
+    """Seat chances from the start: the three first turns by backward induction.
+
+    Fills ``utilities[seat][points of the seats before]`` with the seat's round-1
+    turn utility (its chance after each total).
+    """
     n = rules.n_dice
     points = [_round_points(rules, int(x)) for x in tables.totals]
     round1 = duel.round1["second_player_win"]
 
+    def turn(rows, seat, before):
+        rows = np.array(rows)
+        utilities[seat][before] = rows[:, seat].copy()
+        return _turn_vector(tables, n, rows, seat)
+
     @functools.cache
     def after_last(p0, p1):  # seat 2 plays its first turn, seats 0 and 1 have played
-        utility = np.array(
-            [
-                [duel._win[p0, p1], 1 - duel._win[p0, p1], 0.0] if p2 <= 0
-                else table[p0, p1, p2]
-                for p2 in points
-            ]
-        )  # fmt: skip
-        return _turn_vector(tables, n, utility, 2)
+        utility = [
+            [duel._win[p0, p1], 1 - duel._win[p0, p1], 0.0] if p2 <= 0
+            else table[p0, p1, p2]
+            for p2 in points
+        ]  # fmt: skip
+        return turn(utility, 2, (p0, p1))
 
     @functools.cache
     def after_second(p0):  # seat 1 plays its first turn
@@ -234,7 +359,7 @@ def _round_one(rules, tables, table, duel) -> pd.Series:
                 rows.append([1 - w2, 0.0, w2])
             else:
                 rows.append(after_last(p0, p1))
-        return _turn_vector(tables, n, np.array(rows), 1)
+        return turn(rows, 1, (p0,))
 
     rows = []
     for p0 in points:
@@ -243,5 +368,5 @@ def _round_one(rules, tables, table, duel) -> pd.Series:
             rows.append([0.0, w1, 1 - w1])
         else:
             rows.append(after_second(p0))
-    start = _turn_vector(tables, n, np.array(rows), 0)
+    start = turn(rows, 0, ())
     return pd.Series(start, index=pd.Index([0, 1, 2], name="seat"), name="win")

@@ -15,18 +15,37 @@ figures' cells, in figure order, form a partial permutation ranked in the
 factorial number system. ``offset[(a - 1) * 81 + code]`` is a block's first index
 (``code = sum(status[i] * 3**i)``, -1 for an impossible status: two dead figures on
 one side, or a dead figure while the enemy Death's power is unused).
+
+The optional rules add a *tag* to a state, the part of the turn's history the rules
+look at (``layout`` holds where each tag lives, see ``samarra.solve.geometry``):
+
+* at a turn's start (``a == 2``) the tag is the run of full turns passed in a row
+  before it (``allow_pass``; else always 0);
+* mid-turn (``a == 1``) the tag is ``FREE`` (0), or ``undo0 + 4 * f + k``
+  (``no_repetition``: my figure ``f`` arrived by the turn's first action from
+  ``steps[cells[f], k]`` and may not go back), or ``pass0 + r`` (``allow_pass``: the
+  turn's first action was a pass, after ``r`` full turns passed; the opening single
+  action is such a state with ``r = 0``, since passing it passes a full turn).
+
+The index holds one copy of the plain blocks per tag: ``layout = [tags at a == 1,
+tags at a == 2, states per tag at a == 1, states per tag at a == 2, undo0, pass0]``
+(``undo0``/``pass0`` -1 when the rule is off). An undo tag naming a dead figure or a
+cell off the board or occupied is no state of the game (*infeasible*): such entries
+keep the value 0 and are never visited.
 """
 
 import numpy as np
 from numba import prange
 
+from samarra.position import PASS_LIMIT
 from tabletop.jit import jit, parallel_jit
 
 #: Result codes of an action for the side that plays it.
 CONTINUE, WIN, LOSS = 0, 1, -1
 MAX_ACTIONS = 32
-MAX_PREDECESSORS = 160
+MAX_PREDECESSORS = 160 * 20  # plain predecessors (at most 160) times the tags
 CHUNK = 4096
+FREE = 0
 
 
 @jit
@@ -38,7 +57,7 @@ def falling(n, k):
 
 
 @jit
-def encode(cells, status, a, n, offset):
+def encode(cells, status, a, tag, n, offset, layout):
     """Index of a state (see the module docstring)."""
     code = status[0] + 3 * status[1] + 9 * status[2] + 27 * status[3]
     rank = 0
@@ -53,12 +72,29 @@ def encode(cells, status, a, n, offset):
                 r -= 1
         rank = rank * (n - k) + r
         k += 1
-    return offset[(a - 1) * 81 + code] + rank
+    plain = offset[(a - 1) * 81 + code] + rank
+    if a == 1:
+        return plain + tag * layout[2]
+    return plain + (layout[0] - 1) * layout[2] + tag * layout[3]
 
 
 @jit
-def decode(index, n, block_start, block_a, block_code, cells, status):
-    """Fill ``cells`` and ``status`` of state ``index``; return its ``a``."""
+def tag_stride(a, layout):
+    """Distance in the index between the same position under consecutive tags."""
+    return layout[2] if a == 1 else layout[3]
+
+
+@jit
+def decode(index, n, block_start, block_a, block_code, layout, cells, status):
+    """Fill ``cells`` and ``status`` of state ``index``; return its ``(a, tag)``."""
+    s1 = layout[2]
+    if index < layout[0] * s1:
+        tag = index // s1
+        index -= tag * s1
+    else:
+        rest = index - layout[0] * s1
+        tag = rest // layout[3]
+        index = s1 + rest - tag * layout[3]
     b = np.searchsorted(block_start, index, side="right") - 1
     code = block_code[b]
     for i in range(4):
@@ -99,7 +135,7 @@ def decode(index, n, block_start, block_a, block_code, cells, status):
                     used |= np.int64(1) << c
                     break
                 r -= 1
-    return block_a[b]
+    return block_a[b], tag
 
 
 @jit
@@ -131,16 +167,40 @@ def _arrival(cells, n, width):
 
 
 @jit
-def _finish(cells, status, a, n, width, length, offset, fc, fs):
-    if a == 2:
-        return encode(cells, status, 1, n, offset)
-    flip(cells, status, width, length, fc, fs)
-    return encode(fc, fs, 2, n, offset)
+def feasible(cells, a, tag, steps, layout):
+    """False for an undo tag naming no possible way back (see the module docstring)."""
+    u = tag - layout[4]
+    if a == 2 or layout[4] < 0 or not 0 <= u < 12:
+        return True
+    c = cells[u // 4]
+    if c < 0:
+        return False
+    back = steps[c, u % 4]
+    return back >= 0 and not _occupied(cells, back)
 
 
 @jit
-def actions(cells, status, a, n, width, length, steps, adj, auto_death, arrival_only,
-            offset, out_code, out_next, work):  # fmt: skip
+def _slot(steps, cell, target):
+    """``k`` with ``steps[cell, k] == target``."""
+    for k in range(4):
+        if steps[cell, k] == target:
+            return k
+    return -1
+
+
+@jit
+def _finish(cells, status, a, tag, n, width, length, offset, layout, fc, fs):
+    """Index of the next state: same mover mid-turn (``a == 2``, tag ``tag``), or the
+    other side's turn start (``a == 1``, run ``tag``)."""
+    if a == 2:
+        return encode(cells, status, 1, tag, n, offset, layout)
+    flip(cells, status, width, length, fc, fs)
+    return encode(fc, fs, 2, tag, n, offset, layout)
+
+
+@jit
+def actions(cells, status, a, tag, n, width, length, steps, adj, auto_death, arrival_only,
+            offset, layout, out_code, out_next, work):  # fmt: skip
     """The actions of the side to move, one record each: ``out_code`` (CONTINUE, WIN
     or LOSS for the side playing it) and ``out_next`` (the next state when CONTINUE).
 
@@ -152,12 +212,17 @@ def actions(cells, status, a, n, width, length, steps, adj, auto_death, arrival_
     ns = work[6:10]
     fc = work[10:16]
     fs = work[16:20]
+    undo0 = layout[4]
+    pass0 = layout[5]
+    forbidden = tag - undo0 if a == 1 and undo0 >= 0 else -1
     m = 0
     for f in range(3):
         origin = cells[f]
         if origin < 0:
             continue
         for s in range(4):
+            if 4 * f + s == forbidden:
+                continue  # no_repetition: the turn would end where it began
             dest = steps[origin, s]
             if dest < 0 or _occupied(cells, dest):
                 continue
@@ -177,7 +242,11 @@ def actions(cells, status, a, n, width, length, steps, adj, auto_death, arrival_
                 code = WIN
             out_code[m] = code
             if code == CONTINUE:
-                out_next[m] = _finish(nc, ns, a, n, width, length, offset, fc, fs)
+                next_tag = FREE
+                if a == 2 and undo0 >= 0 and nc[f] >= 0:
+                    next_tag = undo0 + 4 * f + _slot(steps, dest, origin)
+                out_next[m] = _finish(nc, ns, a, next_tag, n, width, length, offset, layout,
+                                      fc, fs)  # fmt: skip
             m += 1
     if status[0] == 0:
         hidden_near = False
@@ -192,7 +261,8 @@ def actions(cells, status, a, n, width, length, steps, adj, auto_death, arrival_
                 out_code[m] = WIN
             else:
                 out_code[m] = CONTINUE
-                out_next[m] = _finish(cells, ns, a, n, width, length, offset, fc, fs)
+                out_next[m] = _finish(cells, ns, a, FREE, n, width, length, offset, layout,
+                                      fc, fs)  # fmt: skip
             m += 1
     if status[1] == 0:
         for g in range(3):
@@ -212,8 +282,21 @@ def actions(cells, status, a, n, width, length, steps, adj, auto_death, arrival_
                 out_code[m] = WIN
             else:
                 out_code[m] = CONTINUE
-                out_next[m] = _finish(nc, ns, a, n, width, length, offset, fc, fs)
+                out_next[m] = _finish(nc, ns, a, FREE, n, width, length, offset, layout,
+                                      fc, fs)  # fmt: skip
             m += 1
+    if pass0 >= 0:  # allow_pass: nothing moves, no arrival check
+        out_code[m] = CONTINUE
+        if a == 2:
+            out_next[m] = encode(cells, status, 1, pass0 + tag, n, offset, layout)
+        else:
+            run = tag - pass0 + 1 if tag >= pass0 else 0
+            if run >= PASS_LIMIT:
+                out_code[m] = WIN  # the opponent began the passing
+            else:
+                out_next[m] = _finish(cells, status, 1, run, n, width, length, offset, layout,
+                                      fc, fs)  # fmt: skip
+        m += 1
     return m
 
 
@@ -244,39 +327,72 @@ def _unique(values, m):
 
 
 @jit
-def predecessors(cells, status, a, n, width, length, steps, adj, auto_death, arrival_only,
-                 offset, out, work):  # fmt: skip
+def _emit(pc, ps, pa, skip, n, steps, offset, layout, out, m):
+    """Write the predecessor ``(pc, ps)`` at ``pa`` under every tag it can carry (all
+    runs at a turn's start; every feasible mid-turn tag but ``skip``)."""
+    base = encode(pc, ps, pa, 0, n, offset, layout)
+    stride = tag_stride(pa, layout)
+    for t in range(layout[pa - 1]):
+        if t != skip and (pa == 2 or feasible(pc, 1, t, steps, layout)):
+            out[m] = base + t * stride
+            m += 1
+    return m
+
+
+@jit
+def predecessors(cells, status, a, tag, n, width, length, steps, adj, auto_death,
+                 arrival_only, offset, layout, out, work):  # fmt: skip
     """The distinct states with an action (not a win) leading to this state; see
-    ``actions``. Returns their number; they are written, sorted, to ``out``.
+    ``actions``. Returns their number, written to ``out`` (unsorted).
 
     The side that acted is the side to move here if ``a == 1`` (same turn), else
     the other side.
     """
     top = n - width
+    undo0 = layout[4]
+    pass0 = layout[5]
     xc = work[20:26]
     xs = work[26:30]
     if a == 1:
         xc[:] = cells
         xs[:] = status
         pa = 2
+        if pass0 >= 0 and tag >= pass0:  # the turn began with a pass
+            out[0] = encode(xc, xs, 2, tag - pass0, n, offset, layout)
+            return 1
     else:
         flip(cells, status, width, length, xc, xs)
         pa = 1
+        if tag > 0:  # a run of passed turns: this one was passed too
+            out[0] = encode(xc, xs, 1, pass0 + tag - 1, n, offset, layout)
+            return 1
     # now "me" acted from state (.., pa) to (xc, xs)
+    m = 0
+    if pa == 1 and pass0 >= 0:  # a pass after a first action that was not one
+        base = encode(xc, xs, 1, 0, n, offset, layout)
+        for t in range(pass0):
+            if feasible(xc, 1, t, steps, layout):
+                out[m] = base + t * layout[2]
+                m += 1
     if _arrival(xc, n, width) and not arrival_only:
-        return 0  # any action of mine reaching this would have won
+        return m  # any other action of mine reaching this would have won
     pc = work[30:36]
     ps = work[36:40]
     pc[:] = xc
     ps[:] = xs
-    m = 0
+    # no_repetition, mid-turn: an undo tag names the one move that led here, and a
+    # free tag follows no move of a figure that lived
+    moves = pa == 1 or undo0 < 0 or tag >= undo0
+    only = tag - undo0 if pa == 2 and undo0 >= 0 and tag >= undo0 else -1
     for f in range(3):
         dest = xc[f]
-        if dest < 0:
+        if dest < 0 or not moves:
             continue
         for s in range(4):
             origin = steps[dest, s]
             if origin < 0 or _occupied(xc, origin):
+                continue
+            if only >= 0 and 4 * f + s != only:
                 continue
             entered = dest >= top and origin < top
             if auto_death and entered and xs[3] == 0 and xc[5] >= top:
@@ -285,8 +401,12 @@ def predecessors(cells, status, a, n, width, length, steps, adj, auto_death, arr
                 continue  # it would have won
             pc[:] = xc
             pc[f] = origin
-            out[m] = encode(pc, xs, pa, n, offset)
-            m += 1
+            skip = -1
+            if pa == 1 and undo0 >= 0:
+                skip = undo0 + 4 * f + _slot(steps, origin, dest)
+            m = _emit(pc, xs, pa, skip, n, steps, offset, layout, out, m)
+    if only >= 0:
+        return m
     if auto_death and xs[3] == 1 and xc[5] >= top:
         for f in range(1, 3):
             if xs[f - 1] != 2:
@@ -302,8 +422,10 @@ def predecessors(cells, status, a, n, width, length, steps, adj, auto_death, arr
                     ps[f - 1] = old
                     ps[3] = 0
                     if _possible(ps, pa, offset):
-                        out[m] = encode(pc, ps, pa, n, offset)
-                        m += 1
+                        skip = -1
+                        if pa == 1 and undo0 >= 0:
+                            skip = undo0 + 4 * f + _slot(steps, origin, dest)
+                        m = _emit(pc, ps, pa, skip, n, steps, offset, layout, out, m)
     if xs[0] == 1:
         hidden_near = False
         for g in range(3):
@@ -313,8 +435,7 @@ def predecessors(cells, status, a, n, width, length, steps, adj, auto_death, arr
         if hidden_near:
             ps[:] = xs
             ps[0] = 0
-            out[m] = encode(xc, ps, pa, n, offset)
-            m += 1
+            m = _emit(xc, ps, pa, -1, n, steps, offset, layout, out, m)
     if xs[1] == 1:
         for g in range(1, 3):
             if xs[1 + g] != 2:
@@ -329,16 +450,15 @@ def predecessors(cells, status, a, n, width, length, steps, adj, auto_death, arr
                     ps[1 + g] = old
                     ps[1] = 0
                     if _possible(ps, pa, offset):
-                        out[m] = encode(pc, ps, pa, n, offset)
-                        m += 1
-    return _unique(out, m)
+                        m = _emit(pc, ps, pa, -1, n, steps, offset, layout, out, m)
+    return m
 
 
 @parallel_jit
 def count_kernel(n_states, n, width, length, steps, adj, auto_death, arrival_only,
-                 offset, block_start, block_a, block_code, dist, count):  # fmt: skip
+                 offset, layout, block_start, block_a, block_code, dist, count):  # fmt: skip
     """Seed the retrograde solve: wins and losses in one action, and for every other
-    state the number of distinct next states."""
+    state the number of distinct next states (0 for an infeasible entry)."""
     n_chunks = (n_states + CHUNK - 1) // CHUNK
     for chunk in prange(n_chunks):
         cells = np.empty(6, np.int64)
@@ -347,9 +467,12 @@ def count_kernel(n_states, n, width, length, steps, adj, auto_death, arrival_onl
         nexts = np.empty(MAX_ACTIONS, np.int64)
         work = np.empty(64, np.int64)
         for s in range(chunk * CHUNK, min(n_states, (chunk + 1) * CHUNK)):
-            a = decode(s, n, block_start, block_a, block_code, cells, status)
-            m = actions(cells, status, a, n, width, length, steps, adj, auto_death,
-                        arrival_only, offset, codes, nexts, work)
+            a, tag = decode(s, n, block_start, block_a, block_code, layout, cells, status)
+            if not feasible(cells, a, tag, steps, layout):
+                count[s] = 0
+                continue
+            m = actions(cells, status, a, tag, n, width, length, steps, adj, auto_death,
+                        arrival_only, offset, layout, codes, nexts, work)
             win = False
             loss = False
             k = 0
@@ -371,7 +494,8 @@ def count_kernel(n_states, n, width, length, steps, adj, auto_death, arrival_onl
 
 @jit
 def retrograde_kernel(n_states, n, width, length, steps, adj, auto_death, arrival_only,
-                      offset, block_start, block_a, block_code, dist, count):  # fmt: skip
+                      offset, layout, block_start, block_a, block_code, dist,
+                      count):  # fmt: skip
     """Layered retrograde analysis (see ``samarra.solve``); returns the last layer."""
     cells = np.empty(6, np.int64)
     status = np.empty(4, np.int64)
@@ -385,9 +509,9 @@ def retrograde_kernel(n_states, n, width, length, steps, adj, auto_death, arriva
             if v != d and v != -d:
                 continue
             found = True
-            a = decode(s, n, block_start, block_a, block_code, cells, status)
-            m = predecessors(cells, status, a, n, width, length, steps, adj, auto_death,
-                             arrival_only, offset, preds, work)
+            a, tag = decode(s, n, block_start, block_a, block_code, layout, cells, status)
+            m = predecessors(cells, status, a, tag, n, width, length, steps, adj,
+                             auto_death, arrival_only, offset, layout, preds, work)
             good = (v > 0) == (a == 1)  # the edge wins for the predecessor's mover
             for i in range(m):
                 p = preds[i]
@@ -418,7 +542,8 @@ def tie_break_value(cells, n, width, length):
 
 @parallel_jit
 def horizon_kernel(t_max, n_states, n, width, length, steps, adj, auto_death, arrival_only,
-                   offset, block_start, block_a, block_code, dist, targets):  # fmt: skip
+                   offset, layout, block_start, block_a, block_code, dist,
+                   targets):  # fmt: skip
     """Backward induction of the adjudicated game (see ``samarra.horizon``).
 
     Returns ``out[t, i]``: the value (+1, 0, -1) of state ``targets[i]`` for its side
@@ -432,7 +557,7 @@ def horizon_kernel(t_max, n_states, n, width, length, steps, adj, auto_death, ar
         cells = np.empty(6, np.int64)
         status = np.empty(4, np.int64)
         for s in range(chunk * CHUNK, min(n_states, (chunk + 1) * CHUNK)):
-            decode(s, n, block_start, block_a, block_code, cells, status)
+            decode(s, n, block_start, block_a, block_code, layout, cells, status)
             prev[s] = tie_break_value(cells, n, width, length)
     for i in range(targets.size):
         out[0, i] = prev[targets[i]]
@@ -451,9 +576,9 @@ def horizon_kernel(t_max, n_states, n, width, length, steps, adj, auto_death, ar
                 if 0 < -d <= t:
                     cur[s] = -1
                     continue
-                a = decode(s, n, block_start, block_a, block_code, cells, status)
-                m = actions(cells, status, a, n, width, length, steps, adj, auto_death,
-                            arrival_only, offset, codes, nexts, work)
+                a, tag = decode(s, n, block_start, block_a, block_code, layout, cells, status)
+                m = actions(cells, status, a, tag, n, width, length, steps, adj, auto_death,
+                            arrival_only, offset, layout, codes, nexts, work)
                 if m == 0:
                     cur[s] = tie_break_value(cells, n, width, length)
                     continue
@@ -471,3 +596,24 @@ def horizon_kernel(t_max, n_states, n, width, length, steps, adj, auto_death, ar
             out[t, i] = cur[targets[i]]
         prev, cur = cur, prev
     return out
+
+
+@parallel_jit
+def infeasible_count(n, steps, layout, block_start, block_a, block_code):
+    """The number of infeasible entries of the index (undo tags with no way back)."""
+    if layout[4] < 0:
+        return 0
+    lo = layout[4] * layout[2]
+    size = 12 * layout[2]
+    n_chunks = (size + CHUNK - 1) // CHUNK
+    total = 0
+    for chunk in prange(n_chunks):
+        cells = np.empty(6, np.int64)
+        status = np.empty(4, np.int64)
+        bad = 0
+        for s in range(lo + chunk * CHUNK, lo + min(size, (chunk + 1) * CHUNK)):
+            a, tag = decode(s, n, block_start, block_a, block_code, layout, cells, status)
+            if not feasible(cells, a, tag, steps, layout):
+                bad += 1
+        total += bad
+    return total

@@ -57,7 +57,7 @@ def horizon_values(table: Table, positions, max_horizon: int) -> np.ndarray:
     targets = np.array([table.index(p) for p in positions], dtype=np.int64)
     geo = table.geometry
     return K.horizon_kernel(max_horizon, geo.n_states, *geo.args(table.rules),
-                            geo.block_start, geo.block_a, geo.block_code, table.dist,
+                            *geo.blocks, table.dist,
                             targets)  # fmt: skip
 
 

@@ -136,7 +136,7 @@ class Position:
                 raise ValueError(f"{name} must be {low}..{high}, got {v!r}")
             set_(self, name, int(v))
         for name, high in (("actions_played", None), ("pass_run", PASS_LIMIT - 1),
-                           ("turn_passes", 2)):  # fmt: skip
+                           ("turn_passes", 2 - self.actions_left)):  # fmt: skip
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < 0:
                 raise ValueError(f"{name} must be an int >= 0, got {v!r}")
@@ -190,6 +190,9 @@ class Position:
                 )
         if self.last_move is not None and cells[self.last_move[0]] < 0:
             raise ValueError(f"last_move names a dead figure: {self.last_move!r}")
+        if self.last_move is not None and (self.actions_left != 1 or self.turn_passes):
+            raise ValueError(f"last_move {self.last_move!r} is set only after a turn's first "
+                             "action, a move (actions_left 1, turn_passes 0)")  # fmt: skip
 
     # -- views --------------------------------------------------------------------------------
 

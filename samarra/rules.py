@@ -141,7 +141,8 @@ class Rules:
 
     def solver_key(self) -> str:
         """The knobs a perfect-information solve depends on, as a short string."""
-        return (
+        key = (
             f"{self.width}x{self.length}-{self.adjacency}-auto{int(self.auto_death)}"
             f"-arrival{int(self.win_on_arrival_only)}"
         )
+        return key + "-pass" * self.allow_pass + "-norep" * self.no_repetition

@@ -14,6 +14,17 @@ dead figure's power counts as used, a side has at least its servant (else the ga
 over) and at most one dead figure. The side to move is folded away by symmetry
 (the board seen from the mover, rows reversed for White; see ``samarra._kernels``).
 
+**Optional turn rules.** Under ``allow_pass`` a state also holds the run of full
+turns passed in a row (0-3, four makes the player who began lose) and, mid-turn,
+whether the turn began with a pass; under ``no_repetition`` a mid-turn state holds
+the move that may not be undone (which figure, and the cell it came from). These
+are *tags* (``samarra._kernels``): the index holds the plain states once per tag,
+``1 + 12·no_repetition + 4·allow_pass`` tags mid-turn and ``1 + 3·allow_pass`` at a
+turn's start. An undo tag naming an occupied or off-board cell is no state of the
+game: those entries stay 0 and are left out of :attr:`Table.counts`. As in
+``samarra.engine``, ``no_repetition`` forbids moving back the figure the turn's first
+action moved (a turn of two passes is the pass rule's business, not a repetition).
+
 **Size.** A side has its servant (else the game is over) and at most one dead
 figure, and a dead figure means the enemy Death's power is used. With ``n`` cells:
 six live figures, ``n!/(n-6)!`` placements × 16 power flags; one dead figure,
@@ -24,7 +35,9 @@ on 3 × 4 24.5 M, on 3 × 3 2.5 M. The index is dense and perfect (no hashing, n
 search); it covers every position the rules allow, which includes positions no game
 reaches (e.g. all six figures back home after the powers were used), an overhead
 that buys O(1) indexing. One ``int16`` per state (255 MB on 3 × 5) plus a ``uint8``
-counter while solving (127 MB): about 0.4 GB, inside the 2 GB goal.
+counter while solving (127 MB): about 0.4 GB, inside the 2 GB goal. The optional
+turn rules multiply the index: on 3 × 5 by 4.5 (``allow_pass``), 7 (``no_repetition``)
+or 10.5 (both: 1.34 G entries, 4 GB while solving).
 
 **Algorithm.** Layered retrograde analysis: a first pass marks the states won in one
 action and counts every other state's distinct next states; then for
@@ -71,6 +84,7 @@ class Geometry:
     steps: np.ndarray
     adj: np.ndarray
     offset: np.ndarray
+    layout: np.ndarray
     block_start: np.ndarray
     block_a: np.ndarray
     block_code: np.ndarray
@@ -78,7 +92,20 @@ class Geometry:
 
     def args(self, rules: Rules) -> tuple:
         return (self.n, self.width, self.length, self.steps, self.adj, rules.auto_death,
-                rules.win_on_arrival_only, self.offset)  # fmt: skip
+                rules.win_on_arrival_only, self.offset, self.layout)  # fmt: skip
+
+    @property
+    def blocks(self) -> tuple:
+        return self.block_start, self.block_a, self.block_code
+
+    def tags(self, a: int) -> int:
+        """Number of tags of a state with ``a`` actions left (see ``samarra._kernels``)."""
+        return int(self.layout[a - 1])
+
+    @property
+    def n_infeasible(self) -> int:
+        """Entries of the index that are no state of the game (undo tags with no way back)."""
+        return int(K.infeasible_count(self.n, self.steps, self.layout, *self.blocks))
 
 
 def _status_codes():
@@ -106,16 +133,25 @@ def geometry(rules: Rules) -> Geometry:
     offset = np.full(162, -1, dtype=np.int64)
     starts, blocks_a, codes = [], [], []
     total = 0
+    per_tag = []
     for a in (1, 2):
+        first = total
         for code, k in _status_codes():
             offset[(a - 1) * 81 + code] = total
             starts.append(total)
             blocks_a.append(a)
             codes.append(code)
             total += int(K.falling(n, k))
-    return Geometry(n, rules.width, rules.length, steps, adj, offset,
+        per_tag.append(total - first)
+    undo0 = 1 if rules.no_repetition else -1
+    pass0 = (13 if rules.no_repetition else 1) if rules.allow_pass else -1
+    tags_mid = 1 + 12 * rules.no_repetition + K.PASS_LIMIT * rules.allow_pass
+    tags_start = K.PASS_LIMIT if rules.allow_pass else 1
+    layout = np.array([tags_mid, tags_start, *per_tag, undo0, pass0], dtype=np.int64)
+    return Geometry(n, rules.width, rules.length, steps, adj, offset, layout,
                     np.array(starts, np.int64), np.array(blocks_a, np.int64),
-                    np.array(codes, np.int64), total)  # fmt: skip
+                    np.array(codes, np.int64),
+                    tags_mid * per_tag[0] + tags_start * per_tag[1])  # fmt: skip
 
 
 def n_states(rules: Rules) -> int:
@@ -129,32 +165,43 @@ def n_states(rules: Rules) -> int:
     return geometry(rules).n_states
 
 
-def state_of(position: Position) -> tuple[np.ndarray, np.ndarray, int]:
-    """The kernel state (cells, status, actions left) of ``position``, seen by its mover."""
+def state_of(position: Position) -> tuple[np.ndarray, np.ndarray, int, int]:
+    """The kernel state (cells, status, actions left, tag) of ``position``, seen by its
+    mover (the tag: see ``samarra._kernels``)."""
     rules, me = position.rules, position.to_move
-    order = [0, 1, 2, 3, 4, 5] if me == BLACK else [3, 4, 5, 0, 1, 2]
-    cells = []
-    for i in order:
-        c = position.cells[i]
+
+    def view(c):
         if c >= 0 and me != BLACK:
             row, col = divmod(c, rules.width)
             c = (rules.length - 1 - row) * rules.width + col
-        cells.append(c)
+        return c
+
+    order = [0, 1, 2, 3, 4, 5] if me == BLACK else [3, 4, 5, 0, 1, 2]
+    cells = [view(position.cells[i]) for i in order]
     status = []
     for side in (me, 1 - me):
         for fig, used in ((MERCHANT, position.merchant_used), (DEATH, position.death_used)):
             status.append(2 if position.cells[3 * side + fig] < 0 else int(used[side]))
-    return np.array(cells, np.int64), np.array(status, np.int64), position.actions_left
+    a = position.actions_left
+    tag = K.FREE
+    if a == 2:
+        tag = position.pass_run if rules.allow_pass else 0
+    elif rules.allow_pass and (position.turn_passes or position.actions_played == 0):
+        tag = (13 if rules.no_repetition else 1) + position.pass_run
+    elif rules.no_repetition and position.last_move is not None:
+        figure, origin = position.last_move
+        f = figure - 3 * me
+        if 0 <= f < 3 and not position.occupant(origin) >= 0:
+            slots = rules.steps(view(position.cells[figure]))  # the kernels' steps
+            if view(origin) in slots:
+                tag = 1 + 4 * f + slots.index(view(origin))
+    return np.array(cells, np.int64), np.array(status, np.int64), a, tag
 
 
 def check_solvable(rules: Rules) -> Rules:
     """Refuse rules the retrograde solve does not cover, naming the knob."""
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a samarra.Rules, got {type(rules).__name__}")
-    for knob in ("allow_pass", "no_repetition"):
-        if getattr(rules, knob):
-            raise ValueError(f"solve covers {knob}=False only (the state would need the "
-                             "pass run or the turn's first move), got True")  # fmt: skip
     if rules.horizon is not None:
         raise ValueError(f"solve ignores the horizon: use samarra.solve_horizon, got "
                          f"horizon={rules.horizon}")  # fmt: skip
@@ -201,14 +248,12 @@ class Table:
         if not isinstance(position, Position):
             raise TypeError(f"position must be a samarra Position, got {type(position)}")
         r, t = position.rules, self.rules
-        if r.allow_pass or r.no_repetition:
-            raise ValueError("the table does not cover positions under allow_pass or "
-                             "no_repetition (their state holds more than the table's)")  # fmt: skip
         if r.solver_key() != t.solver_key():
             raise ValueError(f"position rules {r.solver_key()} do not match the table's "
                              f"{t.solver_key()}")  # fmt: skip
-        cells, status, a = state_of(position)
-        return int(K.encode(cells, status, a, self.geometry.n, self.geometry.offset))
+        cells, status, a, tag = state_of(position)
+        geo = self.geometry
+        return int(K.encode(cells, status, a, tag, geo.n, geo.offset, geo.layout))
 
     def raw(self, position: Position) -> int:
         """The stored entry: +d win in d, -d loss in d, 0 draw (side to move)."""
@@ -270,18 +315,19 @@ class Table:
 
     @property
     def counts(self) -> dict[str, int]:
-        """Number of states won, lost and drawn for the side to move."""
+        """Number of states won, lost and drawn for the side to move (the index's
+        infeasible entries left out)."""
         wins = int(np.count_nonzero(self.dist > 0))
         losses = int(np.count_nonzero(self.dist < 0))
-        return {"win": wins, "loss": losses, "draw": self.dist.size - wins - losses}
+        draws = self.dist.size - wins - losses - self.geometry.n_infeasible
+        return {"win": wins, "loss": losses, "draw": draws}
 
 
 def _build(rules: Rules, geo: Geometry) -> np.ndarray:
     dist = np.zeros(geo.n_states, dtype=np.int16)
     count = np.zeros(geo.n_states, dtype=np.uint8)
-    blocks = (geo.block_start, geo.block_a, geo.block_code)
-    K.count_kernel(geo.n_states, *geo.args(rules), *blocks, dist, count)
-    K.retrograde_kernel(geo.n_states, *geo.args(rules), *blocks, dist, count)
+    K.count_kernel(geo.n_states, *geo.args(rules), *geo.blocks, dist, count)
+    K.retrograde_kernel(geo.n_states, *geo.args(rules), *geo.blocks, dist, count)
     return dist
 
 
@@ -335,8 +381,8 @@ def solve(rules: Rules | None = None, cache: bool = True, directory=None) -> Tab
     Parameters
     ----------
     rules : Rules
-        Default ``Rules()`` (3 × 5). ``allow_pass``, ``no_repetition`` and
-        ``horizon`` are not covered (ValueError).
+        Default ``Rules()`` (3 × 5). Every knob but ``horizon`` (ValueError: see
+        :func:`samarra.solve_horizon`) is covered, the optional turn rules included.
     cache : bool
         Read the table from the disk cache if a valid one exists, and store it there
         after solving (default True).

@@ -14,7 +14,8 @@ from samarra.rules import Rules
 from samarra.setup import setup_game
 from samarra.solve import check_solvable, solve
 
-KNOBS = ("width", "length", "adjacency", "auto_death", "win_on_arrival_only", "first")
+KNOBS = ("width", "length", "adjacency", "auto_death", "win_on_arrival_only", "allow_pass",
+         "no_repetition", "first")
 
 
 def compare_variants(variants: dict[str, Rules], **solve_options) -> pd.DataFrame:

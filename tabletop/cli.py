@@ -70,6 +70,16 @@ import pandas as pd
 
 FORMATS = ("table", "csv", "json")
 RULE_DEST = "rule_"  # argparse dest prefix of the rule options
+
+
+class _Switch(argparse.BooleanOptionalAction):
+    """``--flag`` / ``--no-flag``, also for knobs whose own name begins with ``no_``
+    (argparse's action would read ``--no-repetition`` as "repetition off": False)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        setattr(namespace, self.dest, option_string == self.option_strings[0])
+
+
 _TRUE = ("true", "yes", "on", "1")
 _FALSE = ("false", "no", "off", "0")
 
@@ -278,7 +288,7 @@ def add_rules_options(parser: argparse.ArgumentParser, cls, exclude=()) -> None:
         text = text.replace("%", "%%")
         if hint is bool:
             group.add_argument(
-                flag, dest=RULE_DEST + name, action=argparse.BooleanOptionalAction,
+                flag, dest=RULE_DEST + name, action=_Switch,
                 default=argparse.SUPPRESS, help=text,
             )  # fmt: skip
         else:

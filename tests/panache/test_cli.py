@@ -173,7 +173,7 @@ def test_report_runs_the_panache_notebooks(capsys, monkeypatch, tmp_path):
         (["duel", "--seed", "3"], 2, "unrecognized arguments: --seed 3"),
         (["fly"], 2, "invalid choice: 'fly'"),
         ([], 2, "the following arguments are required: COMMAND"),
-        (["simulate", "--agents", "robot"], 1, "the kind must be heuristic, random or duel"),
+        (["simulate", "--agents", "robot"], 1, "the kind must be heuristic, random, duel or three"),
         (["simulate", "--games", "0"], 1, "n_games must be >= 1, got 0"),
         (["sweep"], 2, "the following arguments are required: --grid"),
         (["sweep", "--grid", "n_dice=4,9"], 1, "error: n_dice must be 1..8, got 9"),

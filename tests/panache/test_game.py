@@ -2,7 +2,7 @@ import numba
 import numpy as np
 import pytest
 
-from panache import Agent, Rules, simulate_games, solve_duel, tournament
+from panache import Agent, Rules, simulate_games, solve_duel, solve_three, tournament
 from tabletop.stats import estimate_proportion
 from tests.conftest import Z_TOL
 
@@ -21,6 +21,29 @@ def test_solved_duel_policy_wins_as_often_as_the_solve_says():
     first = estimate_proportion(int((res.winners == 0).sum()), n)
     assert abs(first.z_score(solve_duel(SMALL).first_player_win)) <= Z_TOL
     assert (res.winners >= 0).all()
+
+
+def test_solved_three_player_policy_wins_as_often_as_the_solve_says():
+    rules = Rules(start_points=4, n_dice=2)
+    sol = solve_three(rules)
+    assert sol.exact
+    n = 100_000
+    res = simulate_games(rules, [Agent.three()] * 3, n, seed=22)
+    for seat in range(3):
+        observed = estimate_proportion(int((res.winners == seat).sum()), n)
+        assert abs(observed.z_score(sol.start[seat])) <= Z_TOL, seat
+
+
+def test_three_player_agent_in_other_games():
+    rules = Rules(start_points=6, n_dice=3)
+    # with heuristic rivals, and in a five-player game (the two strongest rivals)
+    mixed = simulate_games(rules, [Agent.heuristic(), Agent.three(), Agent.random()], 3000,
+                           seed=3)  # fmt: skip
+    five = simulate_games(rules, [Agent.three()] * 5, 3000, seed=4)
+    for res in (mixed, five):
+        assert (res.winners >= 0).all()
+        assert (res.stats["turns"] > 0).all()
+    assert mixed.win_rates().loc[1, "win_rate"] > mixed.win_rates().loc[2, "win_rate"]
 
 
 @pytest.mark.parametrize("opponent", HEURISTICS, ids=lambda a: a.name)

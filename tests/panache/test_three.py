@@ -6,6 +6,7 @@ import pytest
 from panache import Rules
 from panache.duel import max_points
 from panache.three import solve_three
+from panache.turn import solve_turn
 from tests.panache import brute
 
 SMALL = [
@@ -88,3 +89,38 @@ def test_regret_bounds_every_one_turn_deviation(rules):
         worst = max(worst, gain)
     # and the bound is tight: the largest reported regret is reached by some deviation
     assert worst == pytest.approx(sol.max_regret, abs=1e-12)
+
+
+def test_decisions_reproduce_the_solved_values():
+    """In a class solved in pure strategies, the mover's best reply (the policy the
+    simulator plays) gives back the state's three chances exactly."""
+    rules = Rules(n_dice=2, start_points=4)
+    sol = solve_three(rules)
+    top = max_points(rules)
+    pure = sol.classes["period"] == 1
+    checked = 0
+    for a, b, c in itertools.product(range(1, top + 1), repeat=3):
+        if not pure[min((a, b, c), (b, c, a), (c, a, b))]:
+            continue
+        after = sol.turn_utility(a, b, c)
+        turn = solve_turn(rules, after["mover"].to_numpy())
+        chances = turn.distribution.to_numpy() @ after.loc[turn.distribution.index].to_numpy()
+        assert np.allclose(chances, sol.chances(a, b, c), atol=1e-12, rtol=0), (a, b, c)
+        checked += 1
+    assert checked > 0.9 * top**3
+    d = sol.decisions(top, 1, 1)
+    assert set(d["attack"]) <= {0, 1, 2} and d["mp_target"] in (0, 1, 2)
+    assert (d["mp_stake"] > 0) == (d["mp_target"] > 0)
+    # round 1: seat 0's best turn under its utility is its chance from the start
+    first = solve_turn(rules, sol.round1_utility(0).to_numpy())
+    assert first.value == pytest.approx(sol.start[0], abs=1e-12)
+
+
+def test_decisions_refuse_states_off_the_table():
+    sol = solve_three(Rules(n_dice=2, start_points=4))
+    with pytest.raises(ValueError, match="last_points must be"):
+        sol.decisions(1, 1, 0)
+    with pytest.raises(ValueError, match="points_before"):
+        sol.round1_utility(1, ())
+    with pytest.raises(ValueError, match="seat must be"):
+        sol.round1_utility(3)

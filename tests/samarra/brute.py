@@ -1,7 +1,7 @@
 """Independent references for the solver: a plain minimax over explicit game graphs.
 
 Built only from the plain-Python engine (``samarra.engine``): positions are engine
-positions (revealed flags kept, ``actions_played`` set to 0), edges come from
+positions (revealed flags kept, ``actions_played`` capped at 1), edges come from
 ``legal_actions`` and ``apply_action``. Cycles are handled by computing the values
 layer by layer: a position is decided at layer ``k`` when one of its actions wins
 with a child decided at layer ``k - 1`` (fastest win) or all of its actions lose with
@@ -14,7 +14,8 @@ from samarra.engine import apply_action, legal_actions
 
 
 def _norm(p):
-    return replace(p, actions_played=0)
+    # only "is this the opening single action" matters to the rules (the pass rule)
+    return replace(p, actions_played=min(p.actions_played, 1))
 
 
 def explicit_graph(starts, limit=400_000):

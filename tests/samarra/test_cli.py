@@ -152,7 +152,7 @@ def test_report_runs_the_samarra_notebooks(capsys, monkeypatch, tmp_path):
         (["solve", "--length", "long"], 2, "length: expected an int, got 'long'"),
         (["solve", "--adjacency", "diagonal"], 1, "adjacency must be one of"),
         (["solve", "--width", "8", "--length", "8"], 1, "width * length must be <= 40"),
-        (["solve", "--allow-pass"], 1, "solve covers allow_pass=False only"),
+        (["solve", "--horizon", "10"], 1, "solve ignores the horizon"),
         (["solve", "--horizon", "soon"], 2, "horizon: expected int or none, got 'soon'"),
         (["solve", "--position", "/nonexistent/board.txt"], 1, "No such file or directory"),
         (["solve", "--colour", "red"], 2, "unrecognized arguments: --colour red"),
@@ -167,7 +167,7 @@ def test_report_runs_the_samarra_notebooks(capsys, monkeypatch, tmp_path):
         (["sweep", "--grid", "length=3", "--length", "4"], 2, "both an option and in --grid"),
         (["sweep", "--grid", "size=4"], 2, "unknown knob 'size'"),
         (["sweep", "--grid", "length=3", "--store", "x"], 2, "--store needs --seed"),
-        (["sweep", "--grid", "allow_pass=true,false"], 1, "solve covers allow_pass=False only"),
+        (["sweep", "--grid", "horizon=5,10"], 1, "solve ignores the horizon"),
         (["sweep", "--grid", "length=3", "--analysis", "play", "--white", "x"], 1, "agent 'x'"),
     ],
 )  # fmt: skip
@@ -175,6 +175,14 @@ def test_mistakes_print_one_line(capsys, argv, code, message):
     got, out, err = run(capsys, *argv)
     assert got == code and out == ""
     assert err.count("\n") == 1 and err.startswith("error: ") and message in err
+
+
+def test_solve_with_the_optional_turn_rules(capsys, tiny, table33_optional):
+    (row,) = run_json(capsys, "solve", *tiny, "--allow-pass", "--no-repetition")
+    counts = table33_optional.counts
+    assert row["rules"] == "3x3-orthogonal-auto0-arrival0-pass-norep"
+    assert row["states"] == sum(counts.values()) < table33_optional.dist.size
+    assert row["win"] == counts["win"] / row["states"]
 
 
 def test_a_bad_position_file(capsys, tiny, tmp_path):

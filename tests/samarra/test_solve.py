@@ -20,29 +20,40 @@ SOLVER_KNOBS = st.fixed_dictionaries({
     "adjacency": st.sampled_from(["orthogonal", "king"]),
     "first": st.sampled_from(["black", "white"]),
     "auto_death": st.booleans(), "win_on_arrival_only": st.booleans(),
+    "allow_pass": st.booleans(), "no_repetition": st.booleans(),
 })
 
 
-def kernel_actions(rules, geo, index):
+def decode(geo, index):
     cells, status = np.empty(6, np.int64), np.empty(4, np.int64)
-    a = K.decode(index, geo.n, geo.block_start, geo.block_a, geo.block_code, cells, status)
+    a, tag = K.decode(index, geo.n, *geo.blocks, geo.layout, cells, status)
+    return cells, status, a, tag
+
+
+def kernel_actions(rules, geo, index):
+    cells, status, a, tag = decode(geo, index)
     codes, nexts = np.empty(K.MAX_ACTIONS, np.int64), np.empty(K.MAX_ACTIONS, np.int64)
-    m = K.actions(cells, status, a, *geo.args(rules), codes, nexts, np.empty(64, np.int64))
+    m = K.actions(cells, status, a, tag, *geo.args(rules), codes, nexts,
+                  np.empty(64, np.int64))
     cont = {int(nexts[i]) for i in range(m) if codes[i] == K.CONTINUE}
     return cont, {int(c) for c in codes[:m]} - {K.CONTINUE}
 
 
 def kernel_predecessors(rules, geo, index):
-    cells, status = np.empty(6, np.int64), np.empty(4, np.int64)
-    a = K.decode(index, geo.n, geo.block_start, geo.block_a, geo.block_code, cells, status)
+    cells, status, a, tag = decode(geo, index)
     out = np.empty(K.MAX_PREDECESSORS, np.int64)
-    m = K.predecessors(cells, status, a, *geo.args(rules), out, np.empty(64, np.int64))
+    m = K.predecessors(cells, status, a, tag, *geo.args(rules), out, np.empty(64, np.int64))
     return [int(x) for x in out[:m]]
 
 
+def is_feasible(geo, index):
+    cells, _, a, tag = decode(geo, index)
+    return bool(K.feasible(cells, a, tag, geo.steps, geo.layout))
+
+
 def index_of(geo, position):
-    cells, status, a = state_of(position)
-    return int(K.encode(cells, status, a, geo.n, geo.offset))
+    cells, status, a, tag = state_of(position)
+    return int(K.encode(cells, status, a, tag, geo.n, geo.offset, geo.layout))
 
 
 def test_state_counts():
@@ -52,16 +63,22 @@ def test_state_counts():
 
 
 @pytest.mark.parametrize("length", [3, 4, 5])
-def test_index_round_trip(length):
-    rules = Rules(length=length)
+@pytest.mark.parametrize(("allow_pass", "no_repetition"), [(0, 0), (1, 0), (0, 1), (1, 1)])
+def test_index_round_trip(length, allow_pass, no_repetition):
+    rules = Rules(length=length, allow_pass=bool(allow_pass), no_repetition=bool(no_repetition))
     geo = geometry(rules)
+    plain = geometry(Rules(length=length)).n_states // 2  # states per tag at each ``a``
+    assert geo.n_states == plain * (geo.tags(1) + geo.tags(2))
     rng = np.random.default_rng(length)
-    cells, status = np.empty(6, np.int64), np.empty(4, np.int64)
+    tags = set()
     for index in [0, geo.n_states - 1, *rng.integers(0, geo.n_states, 3000)]:
-        a = K.decode(index, geo.n, geo.block_start, geo.block_a, geo.block_code, cells, status)
+        cells, status, a, tag = decode(geo, int(index))
+        tags.add((a, tag))
         live = cells[cells >= 0]
         assert len(set(live.tolist())) == live.size and live.max() < geo.n
-        assert K.encode(cells, status, a, geo.n, geo.offset) == index
+        assert 0 <= tag < geo.tags(a)
+        assert K.encode(cells, status, a, tag, geo.n, geo.offset, geo.layout) == index
+    assert len(tags) == geo.tags(1) + geo.tags(2)
 
 
 @settings(max_examples=120, deadline=None)
@@ -90,9 +107,15 @@ def test_predecessors_invert_the_actions(knobs, seed):
     rng = np.random.default_rng(seed)
     for index in rng.integers(0, geo.n_states, 20):
         index = int(index)
+        if not is_feasible(geo, index):
+            continue
         for q in kernel_actions(rules, geo, index)[0]:
+            assert is_feasible(geo, q)
             assert index in kernel_predecessors(rules, geo, q)
-        for p in kernel_predecessors(rules, geo, index):
+        preds = kernel_predecessors(rules, geo, index)
+        assert len(set(preds)) == len(preds)
+        for p in preds:
+            assert is_feasible(geo, p)
             assert index in kernel_actions(rules, geo, p)[0]
 
 
@@ -123,6 +146,10 @@ def _endgame(rules, seed, dead=(1, 5), used=(True, True)):
         ({"length": 3}, (1, 5), (True, True)),
         ({"length": 3, "adjacency": "king", "auto_death": True}, (2, 4), (False, True)),
         ({"length": 3, "win_on_arrival_only": True}, (2, 5), (True, True)),
+        ({"length": 3, "allow_pass": True}, (1, 5), (True, True)),
+        ({"length": 3, "no_repetition": True}, (2, 4), (True, True)),
+        ({"length": 3, "allow_pass": True, "no_repetition": True, "auto_death": True},
+         (1, 4), (False, True)),
         pytest.param({"length": 4}, (2, 4), (True, True), marks=pytest.mark.slow),
     ],
 )
@@ -136,11 +163,11 @@ def test_table_matches_plain_minimax_on_endgames(knobs, dead, used, cache):
         assert table.raw(p) == v, str(p)
 
 
-@pytest.mark.parametrize("length", [3, 4])
-def test_table_satisfies_minimax_on_random_positions(length, table33, table34):
+@pytest.mark.parametrize("name", ["table33", "table34", "table33_optional"])
+def test_table_satisfies_minimax_on_random_positions(name, request):
     """Each random position's value is the best of its actions' values (engine-made)."""
-    table = table33 if length == 3 else table34
-    rng = random.Random(length)
+    table = request.getfixturevalue(name)
+    rng = random.Random(table.rules.length)
     checked = {"win": 0, "loss": 0, "draw": 0}
     for i in range(400):
         p = random_play(table.rules, rng.randrange(0, 60), i)
@@ -159,31 +186,38 @@ def test_table_satisfies_minimax_on_random_positions(length, table33, table34):
     assert min(checked.values()) > 0
 
 
-def test_best_actions_keep_the_value(table33):
+@pytest.mark.parametrize("name", ["table33", "table33_optional"])
+def test_best_actions_keep_the_value(name, request):
+    table = request.getfixturevalue(name)
     rng = random.Random(2)
     for i in range(100):
-        p = random_play(table33.rules, rng.randrange(0, 40), i)
+        p = random_play(table.rules, rng.randrange(0, 40), i)
         if p.is_over or not legal_actions(p):
             continue
-        v = table33.value(p)
-        for a in table33.best_actions(p):
-            w = table33.action_values(p)[a]
+        v = table.value(p)
+        for a in table.best_actions(p):
+            w = table.action_values(p)[a]
             assert (w.outcome, w.distance) == (v.outcome, v.distance)
 
 
-def test_optimal_play_wins_in_the_stated_number_of_actions(table33):
-    rules = table33.rules
+@pytest.mark.parametrize("name", ["table33", "table33_optional"])
+def test_optimal_play_wins_in_the_stated_number_of_actions(name, request):
+    table = request.getfixturevalue(name)
+    rules = table.rules
+    decided = 0
     for black in ("SMD", "DSM", "MDS"):
         p = start_position(rules, black, "SDM")
-        v = table33.value(p)
+        v = table.value(p)
         if v.outcome == "draw":
             continue
+        decided += 1
         side = p.to_move if v.outcome == "win" else 1 - p.to_move
         played = 0
         while not p.is_over:
-            p = apply_action(p, table33.best_actions(p)[0])
+            p = apply_action(p, table.best_actions(p)[0])
             played += 1
         assert p.winner == side and played == v.distance
+    assert decided > 0
 
 
 def test_cache_is_reused_and_a_bad_file_is_rebuilt(tmp_path, monkeypatch):
@@ -219,9 +253,8 @@ def test_cache_is_reused_and_a_bad_file_is_rebuilt(tmp_path, monkeypatch):
 
 
 def test_solve_refuses_rules_it_does_not_cover():
-    for knobs in ({"allow_pass": True}, {"no_repetition": True}, {"horizon": 10}):
-        with pytest.raises(ValueError, match=next(iter(knobs))):
-            solve(Rules(length=3, **knobs), cache=False)
+    with pytest.raises(ValueError, match="horizon"):
+        solve(Rules(length=3, horizon=10), cache=False)
     with pytest.raises(TypeError):
         solve("3x5")
 
@@ -229,7 +262,7 @@ def test_solve_refuses_rules_it_does_not_cover():
 def test_value_rejects_a_position_of_another_board(table33):
     with pytest.raises(ValueError, match="do not match"):
         table33.value(start_position(Rules(length=4), "SMD", "SMD"))
-    with pytest.raises(ValueError, match="allow_pass"):
+    with pytest.raises(ValueError, match="do not match"):
         table33.value(start_position(Rules(length=3, allow_pass=True), "SMD", "SMD"))
     won = replace(start_position(table33.rules, "SMD", "SMD"), winner=1)
     assert table33.value(won).outcome == "loss"
@@ -237,3 +270,30 @@ def test_value_rejects_a_position_of_another_board(table33):
 
 def test_one_thread_gives_the_same_table(table33, one_thread):
     assert np.array_equal(solve(table33.rules, cache=False).dist, table33.dist)
+
+
+def test_the_pass_rule_wins_for_the_player_who_did_not_begin(table33_optional):
+    rules = table33_optional.rules
+    start = start_position(rules, "SMD", "DSM")
+    # three full turns passed; the mover passed once already: a pass now is the fourth
+    p = replace(start, to_move=1, actions_left=1, actions_played=7, pass_run=3, turn_passes=1)
+    assert table33_optional.value(p).outcome == "win"
+    assert table33_optional.value(p).distance == 1
+    assert [a.kind for a in table33_optional.best_actions(p)] == ["pass"]
+    # at the start of the turn two passes win: in at most two actions
+    q = replace(p, actions_left=2, turn_passes=0)
+    assert table33_optional.value(q).outcome == "win" and table33_optional.value(q).distance <= 2
+    # one run fewer: the pass rule is out of reach this turn, the value is the board's
+    r = replace(p, pass_run=2)
+    assert table33_optional.value(r).distance != 1 or table33_optional.best_actions(r) != ["pass"]
+
+
+def test_no_repetition_forbids_exactly_the_move_back(table33_optional):
+    rules = table33_optional.rules
+    p = apply_action(start_position(rules, "SMD", "DSM"), ("move", 0, 3))
+    p = apply_action(p, ("move", 1, 5))  # White's merchant 8 -> 5: last_move set
+    assert p.last_move == (4, 8)
+    values = table33_optional.action_values(p)
+    assert ("move", 1, 8) not in [tuple(a) for a in values]
+    assert ("move", 1, 4) in [tuple(a) for a in values]
+    assert table33_optional.value(p).score == max(v.score for v in values.values())

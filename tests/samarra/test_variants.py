@@ -21,5 +21,5 @@ def test_variants_table(cache):
 def test_variants_refuse_bad_input():
     with pytest.raises(ValueError, match="non-empty dict"):
         compare_variants({})
-    with pytest.raises(ValueError, match="allow_pass"):
-        compare_variants({"pass": Rules(length=3, allow_pass=True)}, cache=False)
+    with pytest.raises(ValueError, match="horizon"):
+        compare_variants({"adjudicated": Rules(length=3, horizon=10)}, cache=False)

@@ -65,6 +65,17 @@ def test_options_build_the_rules():
     assert (args.seed, args.jobs, args.format) == (3, 2, "csv")
 
 
+def test_a_switch_whose_name_begins_with_no():
+    @dataclass(frozen=True)
+    class Knobs:
+        no_repetition: bool = False
+
+    p = cli.ArgumentParser(prog="toy")
+    cli.add_rules_options(p, Knobs)
+    assert cli.rules_from_args(Knobs, p.parse_args(["--no-repetition"])) == Knobs(True)
+    assert cli.rules_from_args(Knobs, p.parse_args(["--no-no-repetition"])) == Knobs(False)
+
+
 def test_options_not_given_keep_the_defaults():
     args = parser().parse_args([])
     assert cli.rules_kwargs(args) == {}
