@@ -55,6 +55,7 @@ dtype, checksum); a file that fails a check is rebuilt, never used.
 
 from __future__ import annotations
 
+import functools
 import io
 import os
 import zipfile
@@ -102,7 +103,7 @@ class Geometry:
         """Number of tags of a state with ``a`` actions left (see ``samarra._kernels``)."""
         return int(self.layout[a - 1])
 
-    @property
+    @functools.cached_property
     def n_infeasible(self) -> int:
         """Entries of the index that are no state of the game (undo tags with no way back)."""
         return int(K.infeasible_count(self.n, self.steps, self.layout, *self.blocks))
