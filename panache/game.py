@@ -141,7 +141,8 @@ def three_tables(rules: Rules) -> dict:
 
     Every state's decisions are the mover's best reply to the solved values
     (:meth:`panache.ThreeSolution.decisions`). Takes about a minute at the default
-    rules (64,000 states).
+    rules (64,000 states) and holds about 1 GB: 30,790 distinct turn policies of
+    4,116 ``int64`` steps each.
     """
     sol = solve_three(rules)
     top = max_points(rules)
