@@ -39,8 +39,6 @@ PAYMENTS = ("all", "winners")
 RESOLUTIONS = ("basic", "variant")
 
 
-
-
 def direction_index(direction) -> int:
     """The index 0..7 of a direction given by name ("N", "NE", ...) or index.
 

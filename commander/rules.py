@@ -46,8 +46,6 @@ DEFAULT_VOTES = (
 SALE_PRICES = ("before", "after")
 
 
-
-
 def _check_rates(value) -> tuple[tuple[int, int], ...]:
     if isinstance(value, str | bytes) or not hasattr(value, "__iter__"):
         raise TypeError(f"exchange_rates must be a sequence of (lowest stock, rate) pairs, "

@@ -132,6 +132,36 @@ def exchange(s, q, ht, ha, decline, target, counters):
 
 
 @jit
+def announces(best_mp, best_stake, decline):
+    """Whether the mover announces its best Master Panache after a total of 0."""
+    return best_stake > 0 and best_mp[0] > decline[0] + TIE_TOLERANCE
+
+
+@jit
+def best_attack(s, q, hit_target, hit_attacker, decline, counters, k):
+    """The mover's best use of an attack of level ``k``: ``(target, x0, dx)`` with
+    target 0 to decline (chances ``0 + 1 * A``), 1 / 2 to attack the next / last
+    player (chances ``x0 + dx * A``, see :func:`exchange`), -1 when an exchange has no
+    equilibrium in pure counter decisions. Ties: decline, then the next player."""
+    best = decline[0] + TIE_TOLERANCE
+    choice = 0
+    best_x0 = np.zeros(3)
+    best_dx = 1.0
+    for target in (1, 2):
+        x0, dx, _, _ = exchange(s, q, hit_target[target, k], hit_attacker[target, k],
+                                decline, target, counters)  # fmt: skip
+        if dx < 0:
+            return -1, best_x0, best_dx
+        v = x0[0] + dx * decline[0]
+        if v > best:
+            best = v
+            choice = target
+            best_x0 = x0
+            best_dx = dx
+    return choice, best_x0, best_dx
+
+
+@jit
 def state_utility(decline, totals, final_index, parts, s, q, counters, cu, du, decisions):
     """Fill the turn utility: chances ``cu[g] + du[g] * A`` after each total.
 
@@ -147,7 +177,7 @@ def state_utility(decline, totals, final_index, parts, s, q, counters, cu, du, d
         if t < 0:
             continue  # filled by the caller (depends on the mover's loss only)
         if t == 0:
-            if best_stake > 0 and best_mp[0] > decline[0] + TIE_TOLERANCE:
+            if announces(best_mp, best_stake, decline):
                 cu[g] = best_mp
                 du[g] = 0.0
                 decisions[i] = best_target
@@ -155,22 +185,13 @@ def state_utility(decline, totals, final_index, parts, s, q, counters, cu, du, d
                 cu[g] = 0.0
                 du[g] = 1.0
             continue
-        k = min(t, MAX_LEVEL)
-        best = decline[0] + TIE_TOLERANCE
-        cu[g] = 0.0
-        du[g] = 1.0
-        for target in (1, 2):
-            x0, dx, _, _ = exchange(s, q, hit_target[target, k], hit_attacker[target, k],
-                                    decline, target, counters)  # fmt: skip
-            if dx < 0:
-                decisions[i] = -1
-                return
-            v = x0[0] + dx * decline[0]
-            if v > best:
-                best = v
-                cu[g] = x0
-                du[g] = dx
-                decisions[i] = target
+        target, x0, dx = best_attack(s, q, hit_target, hit_attacker, decline, counters,
+                                     min(t, MAX_LEVEL))  # fmt: skip
+        decisions[i] = target
+        if target < 0:
+            return
+        cu[g] = x0
+        du[g] = dx
 
 
 @jit
@@ -227,6 +248,19 @@ def cycle_values(alpha, beta):
 
 
 @jit
+def turn_outcomes(x, y, z, part, decline, three, duel, totals, final_index, s, q, counters,
+                  cu, du, decisions):  # fmt: skip
+    """Fill the chances ``cu[g] + du[g] * A`` after each total of the mover's turn in
+    state (x, y, z): a loss of points read from the table, else the mover's best
+    attack, Master Panache or decline (:func:`state_utility`)."""
+    for i in range(totals.shape[0]):
+        if totals[i] < 0:
+            cu[final_index[i]] = value_after(x + totals[i], y, z, three, duel)
+            du[final_index[i]] = 0.0
+    state_utility(decline, totals, final_index, part, s, q, counters, cu, du, decisions)
+
+
+@jit
 def best_turn(x, y, z, part, decline, three, duel, n, sums, state_start, state_sum,
               size_offset, probability, opt_start, opt_size, opt_value, totals, final_index,
               s, q, counters, cu, du, decisions, value, slope):  # fmt: skip
@@ -236,11 +270,8 @@ def best_turn(x, y, z, part, decline, three, duel, n, sums, state_start, state_s
     ``beta`` the chance that nothing changes) and whether some exchange had no
     equilibrium in pure counter decisions.
     """
-    for i in range(totals.shape[0]):
-        if totals[i] < 0:
-            cu[final_index[i]] = value_after(x + totals[i], y, z, three, duel)
-            du[final_index[i]] = 0.0
-    state_utility(decline, totals, final_index, part, s, q, counters, cu, du, decisions)
+    turn_outcomes(x, y, z, part, decline, three, duel, totals, final_index, s, q, counters,
+                  cu, du, decisions)  # fmt: skip
     alpha, beta = vector_turn(
         n, sums, state_start, state_sum, size_offset, probability, opt_start,
         opt_size, opt_value, cu, du, decline[0], value, slope,

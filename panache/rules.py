@@ -19,8 +19,6 @@ MAX_DICE = 8
 N_FACES = 6
 
 
-
-
 @dataclass(frozen=True)
 class Rules:
     """Master Panache rules; the defaults are the seed's.

@@ -41,19 +41,17 @@ import numpy as np
 import pandas as pd
 
 from panache._duel_kernels import MAX_LEVEL
-from panache._kernels import TIE_TOLERANCE
 from panache._three_kernels import (
+    announces,
+    best_attack,
     exchange,
     rotate,
     solve_three_kernel,
     state_parts,
-    state_utility,
-    value_after,
+    turn_outcomes,
     vector_turn,
 )
-from panache.attack import _hits_pmf
 from panache.duel import _round_points, max_points, solve_duel
-from panache.master import mp_success
 from panache.policy import TurnPolicy
 from panache.rules import Rules
 from panache.turn import solve_turn, turn_tables
@@ -137,7 +135,8 @@ class ThreeSolution:
         return self._table[a, b, c].copy()
 
     def _turn(self, a: int, b: int, c: int):
-        """The mover's best reply to the solved values: what each total leads to."""
+        """The mover's best reply to the solved values: the three chances after each
+        total, the state's parts (:func:`state_parts`) and the no-change chances."""
         p = self._params
         t = p["tables"]
         parts = state_parts(a, b, c, self._table, p["duel"], p["n"], p["hit_given"], p["pi"],
@@ -145,12 +144,9 @@ class ThreeSolution:
         decline = rotate(self._table[b, c, a])  # nothing changes: the next player moves
         cu = np.zeros((t.sums.size, 3))
         du = np.zeros(t.sums.size)
-        for i, total in enumerate(t.totals):
-            if total < 0:
-                cu[p["final"][i]] = value_after(a + total, b, c, self._table, p["duel"])
         decisions = np.zeros(t.totals.size, dtype=np.int64)
-        state_utility(decline, t.totals, p["final"], parts, p["s"], p["q"], p["counters"],
-                      cu, du, decisions)  # fmt: skip
+        turn_outcomes(a, b, c, parts, decline, self._table, p["duel"], t.totals, p["final"],
+                      p["s"], p["q"], p["counters"], cu, du, decisions)  # fmt: skip
         after = cu[p["final"]] + du[p["final"], None] * decline[None, :]
         return after, parts, decline
 
@@ -158,6 +154,9 @@ class ThreeSolution:
         """The three chances (mover, next, last) after each total of the mover's turn,
         the mover's decisions after it chosen to maximise its own chance."""
         after, _, _ = self._turn(*self._check_state(my_points, next_points, last_points))
+        return self._utility_frame(after)
+
+    def _utility_frame(self, after: np.ndarray) -> pd.DataFrame:
         totals = pd.Index(self._params["tables"].totals, name="total")
         return pd.DataFrame(after, index=totals, columns=["mover", "next", "last"])
 
@@ -186,11 +185,14 @@ class ThreeSolution:
         >>> len(d["attack"]), d["attack"][0] in (0, 1, 2)
         (6, True)
         """
-        a, b, c = self._check_state(my_points, next_points, last_points)
+        return self._decide(*self._check_state(my_points, next_points, last_points))[1]
+
+    def _decide(self, a: int, b: int, c: int) -> tuple[pd.DataFrame, dict]:
+        """The turn utility and the decisions of state (a, b, c), from one best reply."""
         p = self._params
-        _, parts, decline = self._turn(a, b, c)
+        after, parts, decline = self._turn(a, b, c)
         hit_target, hit_attacker, best_mp, best_target, best_stake = parts
-        announce = best_stake > 0 and best_mp[0] > decline[0] + TIE_TOLERANCE
+        announce = announces(best_mp, best_stake, decline)
         out = {
             "win": self._table[a, b, c].tolist(),
             "mp_target": int(best_target) if announce else 0,
@@ -200,20 +202,14 @@ class ThreeSolution:
             "attacker_counters": [],
         }
         for k in range(1, MAX_LEVEL + 1):
-            best, choice = decline[0] + TIE_TOLERANCE, 0
-            tcs, acs = [], []
-            for target in (1, 2):
-                x0, dx, tc, ac = exchange(p["s"], p["q"], hit_target[target, k],
-                                          hit_attacker[target, k], decline, target,
-                                          p["counters"])  # fmt: skip
-                tcs.append(bool(tc))
-                acs.append(bool(ac))
-                if x0[0] + dx * decline[0] > best:
-                    best, choice = x0[0] + dx * decline[0], target
-            out["attack"].append(choice)
-            out["target_counters"].append(tcs)
-            out["attacker_counters"].append(acs)
-        return out
+            choice, _, _ = best_attack(p["s"], p["q"], hit_target, hit_attacker, decline,
+                                       p["counters"], k)  # fmt: skip
+            counters = [exchange(p["s"], p["q"], hit_target[target, k], hit_attacker[target, k],
+                                 decline, target, p["counters"])[2:] for target in (1, 2)]
+            out["attack"].append(int(choice))
+            out["target_counters"].append([bool(tc) for tc, _ in counters])
+            out["attacker_counters"].append([bool(ac) for _, ac in counters])
+        return self._utility_frame(after), out
 
     def round1_utility(self, seat: int, points_before=()) -> pd.Series:
         """A round-1 turn's utility for ``seat`` (0, 1, 2) once the seats before it
@@ -285,17 +281,15 @@ def solve_three(rules: Rules, play_rounds: int = PLAY_ROUNDS) -> ThreeSolution:
     n = rules.n_dice
     top = max_points(rules)
     duel = solve_duel(rules)
-    pmf = _hits_pmf(n)
-    q = float(pmf[0])
-    s = 1.0 - q
-    hit_given = pmf / s
-    hit_given[0] = 0.0
+    shared = {k: duel._params[k] for k in ("tables", "n", "hit_given", "pi", "s", "q",
+                                           "counters", "max_stake")}  # fmt: skip
+    hit_given, s, q = shared["hit_given"], shared["s"], shared["q"]
     final = t.state_sum[t.state_start[n] : t.state_start[n + 1]]
     levels, cycles = _cycles(top)
     table, periods, spreads, regrets, no_equilibrium = solve_three_kernel(
         levels, cycles, top, rules.mp_stake_factor, rules.mp_stake_cap or 0, n, t.sums,
         t.state_start, t.state_sum, t.space.size_offset, t.space.probability, t.opt_start,
-        t.opt_size, t.opt_value, t.totals, final, hit_given, s, q, mp_success(rules),
+        t.opt_size, t.opt_value, t.totals, final, hit_given, s, q, shared["pi"],
         rules.counter_attacks, duel._win, play_rounds,
     )  # fmt: skip
     if no_equilibrium:
@@ -315,14 +309,7 @@ def solve_three(rules: Rules, play_rounds: int = PLAY_ROUNDS) -> ThreeSolution:
     round1: tuple[dict, dict, dict] = ({}, {}, {})
     start = _round_one(rules, t, table, duel, round1)
     table.setflags(write=False)
-    cap = rules.mp_stake_cap or 0
-    params = {
-        "tables": t, "final": final, "duel": duel._win, "n": n, "hit_given": hit_given,
-        "pi": mp_success(rules), "s": s, "q": q, "counters": rules.counter_attacks,
-        "round1": round1,
-        "max_stake": lambda a: min(rules.mp_stake_factor * a, cap) if cap else
-        rules.mp_stake_factor * a,
-    }  # fmt: skip
+    params = {**shared, "final": final, "duel": duel._win, "round1": round1}
     return ThreeSolution(rules, win, start, classes, table, params)
 
 

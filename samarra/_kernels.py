@@ -327,12 +327,12 @@ def _unique(values, m):
 
 
 @jit
-def _emit(pc, ps, pa, skip, n, steps, offset, layout, out, m):
-    """Write the predecessor ``(pc, ps)`` at ``pa`` under every tag it can carry (all
-    runs at a turn's start; every feasible mid-turn tag but ``skip``)."""
+def _emit(pc, ps, pa, skip, tags, n, steps, offset, layout, out, m):
+    """Write the predecessor ``(pc, ps)`` at ``pa`` under its tags ``0 .. tags - 1``
+    (all runs at a turn's start; the feasible mid-turn tags but ``skip``)."""
     base = encode(pc, ps, pa, 0, n, offset, layout)
     stride = tag_stride(pa, layout)
-    for t in range(layout[pa - 1]):
+    for t in range(tags):
         if t != skip and (pa == 2 or feasible(pc, 1, t, steps, layout)):
             out[m] = base + t * stride
             m += 1
@@ -367,13 +367,10 @@ def predecessors(cells, status, a, tag, n, width, length, steps, adj, auto_death
             out[0] = encode(xc, xs, 1, pass0 + tag - 1, n, offset, layout)
             return 1
     # now "me" acted from state (.., pa) to (xc, xs)
+    n_tags = layout[pa - 1]
     m = 0
     if pa == 1 and pass0 >= 0:  # a pass after a first action that was not one
-        base = encode(xc, xs, 1, 0, n, offset, layout)
-        for t in range(pass0):
-            if feasible(xc, 1, t, steps, layout):
-                out[m] = base + t * layout[2]
-                m += 1
+        m = _emit(xc, xs, 1, -1, pass0, n, steps, offset, layout, out, m)
     if _arrival(xc, n, width) and not arrival_only:
         return m  # any other action of mine reaching this would have won
     pc = work[30:36]
@@ -404,7 +401,7 @@ def predecessors(cells, status, a, tag, n, width, length, steps, adj, auto_death
             skip = -1
             if pa == 1 and undo0 >= 0:
                 skip = undo0 + 4 * f + _slot(steps, origin, dest)
-            m = _emit(pc, xs, pa, skip, n, steps, offset, layout, out, m)
+            m = _emit(pc, xs, pa, skip, n_tags, n, steps, offset, layout, out, m)
     if only >= 0:
         return m
     if auto_death and xs[3] == 1 and xc[5] >= top:
@@ -425,7 +422,7 @@ def predecessors(cells, status, a, tag, n, width, length, steps, adj, auto_death
                         skip = -1
                         if pa == 1 and undo0 >= 0:
                             skip = undo0 + 4 * f + _slot(steps, origin, dest)
-                        m = _emit(pc, ps, pa, skip, n, steps, offset, layout, out, m)
+                        m = _emit(pc, ps, pa, skip, n_tags, n, steps, offset, layout, out, m)
     if xs[0] == 1:
         hidden_near = False
         for g in range(3):
@@ -435,7 +432,7 @@ def predecessors(cells, status, a, tag, n, width, length, steps, adj, auto_death
         if hidden_near:
             ps[:] = xs
             ps[0] = 0
-            m = _emit(xc, ps, pa, -1, n, steps, offset, layout, out, m)
+            m = _emit(xc, ps, pa, -1, n_tags, n, steps, offset, layout, out, m)
     if xs[1] == 1:
         for g in range(1, 3):
             if xs[1 + g] != 2:
@@ -450,7 +447,7 @@ def predecessors(cells, status, a, tag, n, width, length, steps, adj, auto_death
                     ps[1 + g] = old
                     ps[1] = 0
                     if _possible(ps, pa, offset):
-                        m = _emit(pc, ps, pa, -1, n, steps, offset, layout, out, m)
+                        m = _emit(pc, ps, pa, -1, n_tags, n, steps, offset, layout, out, m)
     return m
 
 

@@ -28,9 +28,6 @@ ADJACENCIES = ("orthogonal", "king")
 MAX_CELLS = 40
 
 
-
-
-
 @dataclass(frozen=True)
 class Rules:
     """Ce soir, à Samarra rules; the defaults are RULES.md §3's.

@@ -121,6 +121,14 @@ def _status_codes():
         yield code, 6 - sum(v == 2 for v in s)
 
 
+def _first_tags(rules: Rules) -> tuple[int, int]:
+    """The first undo tag and the first pass tag of a mid-turn state (-1: rule off);
+    see ``samarra._kernels``."""
+    undo0 = K.FREE + 1 if rules.no_repetition else -1
+    pass0 = K.FREE + 1 + 12 * rules.no_repetition if rules.allow_pass else -1
+    return undo0, pass0
+
+
 def geometry(rules: Rules) -> Geometry:
     """Kernel arrays for the board of ``rules`` (see ``samarra._kernels``)."""
     n = rules.n_cells
@@ -144,8 +152,7 @@ def geometry(rules: Rules) -> Geometry:
             codes.append(code)
             total += int(K.falling(n, k))
         per_tag.append(total - first)
-    undo0 = 1 if rules.no_repetition else -1
-    pass0 = (13 if rules.no_repetition else 1) if rules.allow_pass else -1
+    undo0, pass0 = _first_tags(rules)
     tags_mid = 1 + 12 * rules.no_repetition + K.PASS_LIMIT * rules.allow_pass
     tags_start = K.PASS_LIMIT if rules.allow_pass else 1
     layout = np.array([tags_mid, tags_start, *per_tag, undo0, pass0], dtype=np.int64)
@@ -184,18 +191,19 @@ def state_of(position: Position) -> tuple[np.ndarray, np.ndarray, int, int]:
         for fig, used in ((MERCHANT, position.merchant_used), (DEATH, position.death_used)):
             status.append(2 if position.cells[3 * side + fig] < 0 else int(used[side]))
     a = position.actions_left
+    undo0, pass0 = _first_tags(rules)
     tag = K.FREE
     if a == 2:
         tag = position.pass_run if rules.allow_pass else 0
     elif rules.allow_pass and (position.turn_passes or position.actions_played == 0):
-        tag = (13 if rules.no_repetition else 1) + position.pass_run
+        tag = pass0 + position.pass_run
     elif rules.no_repetition and position.last_move is not None:
         figure, origin = position.last_move
         f = figure - 3 * me
-        if 0 <= f < 3 and not position.occupant(origin) >= 0:
+        if 0 <= f < 3 and position.occupant(origin) < 0:
             slots = rules.steps(view(position.cells[figure]))  # the kernels' steps
             if view(origin) in slots:
-                tag = 1 + 4 * f + slots.index(view(origin))
+                tag = undo0 + 4 * f + slots.index(view(origin))
     return np.array(cells, np.int64), np.array(status, np.int64), a, tag
 
 
