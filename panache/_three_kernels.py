@@ -142,8 +142,9 @@ def best_attack(s, q, hit_target, hit_attacker, decline, counters, k):
     """The mover's best use of an attack of level ``k``: ``(target, x0, dx)`` with
     target 0 to decline (chances ``0 + 1 * A``), 1 / 2 to attack the next / last
     player (chances ``x0 + dx * A``, see :func:`exchange`), -1 when an exchange has no
-    equilibrium in pure counter decisions. Ties: decline, then the next player."""
-    best = decline[0] + TIE_TOLERANCE
+    equilibrium in pure counter decisions. Ties (to 1e-12, like every other choice of
+    the solve): decline, then the next player."""
+    best = decline[0]
     choice = 0
     best_x0 = np.zeros(3)
     best_dx = 1.0
@@ -153,7 +154,7 @@ def best_attack(s, q, hit_target, hit_attacker, decline, counters, k):
         if dx < 0:
             return -1, best_x0, best_dx
         v = x0[0] + dx * decline[0]
-        if v > best:
+        if v > best + TIE_TOLERANCE:
             best = v
             choice = target
             best_x0 = x0
@@ -407,7 +408,8 @@ def solve_class(
                 final_index, s, q, counters, cu, du, decisions, value, slope,
             )  # fmt: skip
             no_equilibrium += missing
-            regret = max(regret, br_alpha[0] + br_beta * decline[0] - v[k, 0])
+            # two-sided: a value above every reply is as wrong as one below the best
+            regret = max(regret, abs(br_alpha[0] + br_beta * decline[0] - v[k, 0]))
             found = _find_plan(pool_alpha[k], pool_beta[k], size[k], br_alpha, br_beta)
             if found < 0:
                 found = size[k]
@@ -427,7 +429,7 @@ def solve_class(
     for k in range(3):
         x, y, z = states[k]
         three[x, y, z] = best[k]
-    return period, spread, max(best_regret, 0.0), no_equilibrium
+    return period, spread, best_regret, no_equilibrium
 
 
 @jit
@@ -469,3 +471,62 @@ def solve_three_kernel(
                 counters, play_rounds,
             )  # fmt: skip
     return three, periods, spreads, regrets, no_equilibrium.sum()
+
+
+@jit
+def state_gap(x, y, z, three, duel, stake_factor, stake_cap, n, sums, state_start, state_sum,
+              size_offset, probability, opt_start, opt_size, opt_value, totals, final_index,
+              hit_given, s, q, pi, counters):  # fmt: skip
+    """Stored mover chance minus the mover's best one-turn reply in state (x, y, z).
+
+    The reply is computed afresh against the finished table (the no-change chances
+    are the next state's stored ones): every keep, target, counter and stake. An
+    equilibrium value has a gap of 0 (to rounding); a positive gap is a value no play
+    reaches, a negative one a profitable deviation.
+    """
+    n_sums = sums.shape[0]
+    value = np.empty((n + 1, n_sums, 3))
+    slope = np.empty((n + 1, n_sums))
+    cu = np.zeros((n_sums, 3))
+    du = np.zeros(n_sums)
+    decisions = np.zeros(totals.shape[0], dtype=np.int64)
+    top_stake = stake_factor * x
+    if stake_cap > 0 and stake_cap < top_stake:
+        top_stake = stake_cap
+    part = state_parts(x, y, z, three, duel, n, hit_given, pi, top_stake)
+    decline = rotate(three[y, z, x])
+    alpha, beta, _ = best_turn(
+        x, y, z, part, decline, three, duel, n, sums, state_start, state_sum, size_offset,
+        probability, opt_start, opt_size, opt_value, totals, final_index, s, q, counters,
+        cu, du, decisions, value, slope,
+    )  # fmt: skip
+    return three[x, y, z, 0] - (alpha[0] + beta * decline[0])
+
+
+@parallel_jit
+def class_gaps(
+    cycles, three, stake_factor, stake_cap, n, sums, state_start, state_sum, size_offset,
+    probability, opt_start, opt_size, opt_value, totals, final_index, hit_given, s, q, pi,
+    counters, duel,
+):  # fmt: skip
+    """Per rotation class: the largest ``|gap|`` of its three states
+    (:func:`state_gap`), the two-sided distance of the stored values from an
+    equilibrium, measured on the finished table independently of how it was solved."""
+    out = np.zeros(cycles.shape[0])
+    for i in prange(cycles.shape[0]):
+        a, b, c = cycles[i, 0], cycles[i, 1], cycles[i, 2]
+        worst = 0.0
+        for k in range(3):
+            if k == 0:
+                x, y, z = a, b, c
+            elif k == 1:
+                x, y, z = b, c, a
+            else:
+                x, y, z = c, a, b
+            gap = state_gap(x, y, z, three, duel, stake_factor, stake_cap, n, sums,
+                            state_start, state_sum, size_offset, probability, opt_start,
+                            opt_size, opt_value, totals, final_index, hit_given, s, q, pi,
+                            counters)  # fmt: skip
+            worst = max(worst, abs(gap))
+        out[i] = worst
+    return out

@@ -20,13 +20,17 @@ can cycle (one attacks the next player because the other would answer by
 attacking, and so on). Such a class is solved in mixed strategies by fictitious
 play over the movers' turn plans (see :func:`panache._three_kernels.solve_class`):
 each mover mixes the plans met so far, and the class keeps the mixture whose
-*regret*, the most any mover gains by deviating for one turn, is smallest. That
-regret is computed exactly and recorded per class: 0 (to rounding) where the mixture
-is an exact mixed equilibrium, else the epsilon of an epsilon-equilibrium. The
-counter-attack decisions inside each plan are those of the exchange equilibrium
-selected when the plan was met. Exchanges with several equilibria take the first
-in the order of :func:`panache._three_kernels.exchange` (counters whenever
-consistent).
+*regret* is smallest. The regret recorded per class is measured afterwards on the
+finished table, independently of the solve
+(:func:`panache._three_kernels.class_gaps`): for each of its states, the stored
+mover chance minus the mover's best one-turn reply computed afresh, taken on
+**both sides** (a stored value above every reply is no equilibrium value either);
+at most ``REGRET_TOLERANCE`` (1e-9) in an exact equilibrium, else the epsilon of an
+approximate one. The counter-attack decisions inside each plan are those of the
+exchange equilibrium selected when the plan was met, which need not be best replies
+at the final values: such a class shows it in its regret. Exchanges with several
+equilibria take the first in the order of :func:`panache._three_kernels.exchange`
+(counters whenever consistent).
 
 Round 1 is solved by backward induction over the three first turns, each player
 seeing the earlier results (RULES.md §1).
@@ -44,6 +48,7 @@ from panache._duel_kernels import MAX_LEVEL
 from panache._three_kernels import (
     announces,
     best_attack,
+    class_gaps,
     exchange,
     rotate,
     solve_three_kernel,
@@ -58,8 +63,9 @@ from panache.turn import solve_turn, turn_tables
 from tabletop.seeding import check_count
 from tabletop.validate import check_int
 
-#: Regret below which a class counts as an exact equilibrium (rounding of the solve).
-REGRET_TOLERANCE = 1e-12
+#: Regret below which a class counts as an exact equilibrium: every mover's stored
+#: chance is within this of its best one-turn reply, on either side.
+REGRET_TOLERANCE = 1e-9
 
 
 def _cycles(top: int) -> tuple[np.ndarray, np.ndarray]:
@@ -95,9 +101,10 @@ class ThreeSolution:
         settled on a pure stationary equilibrium, ``p > 1`` where the best responses
         cycle through ``p`` pure profiles, 0 where they did not repeat within 64
         steps; ``spread``, the largest range of a chance over those cycling profiles
-        (how much the choice of equilibrium could matter); ``regret``, the most a
-        mover of the class gains by deviating for one turn from the class's
-        (possibly mixed) strategies: 0 where they are an equilibrium.
+        (how much the choice of equilibrium could matter); ``regret``, the largest
+        ``|stored mover chance - best one-turn reply|`` over the class's states,
+        measured on the finished table: at most 1e-9 where the class is an exact
+        equilibrium.
     """
 
     rules: Rules
@@ -109,7 +116,7 @@ class ThreeSolution:
 
     @property
     def exact(self) -> bool:
-        """True when every class is an exact (pure or mixed) stationary equilibrium."""
+        """True when every class is an exact stationary equilibrium (regret <= 1e-9)."""
         return bool((self.classes["regret"] <= REGRET_TOLERANCE).all())
 
     @property
@@ -119,8 +126,8 @@ class ThreeSolution:
 
     @property
     def max_regret(self) -> float:
-        """The largest one-turn deviation gain of any mover in any state (the
-        epsilon of the solution as an epsilon-equilibrium; 0 when ``exact``)."""
+        """The largest two-sided one-turn gap of any mover in any state (the epsilon
+        of the solution as an epsilon-equilibrium; at most 1e-9 when ``exact``)."""
         return float(self.classes["regret"].max())
 
     def _check_state(self, my_points, next_points, last_points) -> tuple[int, int, int]:
@@ -286,11 +293,18 @@ def solve_three(rules: Rules, play_rounds: int = PLAY_ROUNDS) -> ThreeSolution:
     hit_given, s, q = shared["hit_given"], shared["s"], shared["q"]
     final = t.state_sum[t.state_start[n] : t.state_start[n + 1]]
     levels, cycles = _cycles(top)
-    table, periods, spreads, regrets, no_equilibrium = solve_three_kernel(
+    table, periods, spreads, _, no_equilibrium = solve_three_kernel(
         levels, cycles, top, rules.mp_stake_factor, rules.mp_stake_cap or 0, n, t.sums,
         t.state_start, t.state_sum, t.space.size_offset, t.space.probability, t.opt_start,
         t.opt_size, t.opt_value, t.totals, final, hit_given, s, q, shared["pi"],
         rules.counter_attacks, duel._win, play_rounds,
+    )  # fmt: skip
+    # the regret recorded is measured on the finished table, not the solver's own
+    regrets = class_gaps(
+        cycles, table, rules.mp_stake_factor, rules.mp_stake_cap or 0, n, t.sums,
+        t.state_start, t.state_sum, t.space.size_offset, t.space.probability, t.opt_start,
+        t.opt_size, t.opt_value, t.totals, final, hit_given, s, q, shared["pi"],
+        rules.counter_attacks, duel._win,
     )  # fmt: skip
     if no_equilibrium:
         raise ValueError(
