@@ -1,5 +1,6 @@
 """Master Panache: optimal dice keeping, attacks, Master Panache odds (RULES.md §1)."""
 
+from panache.advise import advise
 from panache.agents import Agent
 from panache.attack import ExchangeResult, attack_distribution, exchange
 from panache.duel import DuelSolution, solve_duel
@@ -36,6 +37,7 @@ __all__ = [
     "TurnDistribution",
     "TurnPolicy",
     "TurnSolution",
+    "advise",
     "attack_distribution",
     "evaluate_policy",
     "exchange",

@@ -310,3 +310,23 @@ def three(face_values, n, start, counters=True, stake_factor=2, iterations=200, 
         [0.0, duel_first, 1 - duel_first] if points(t) <= 0 else second(points(t))
     ))  # fmt: skip
     return win, first
+
+
+def continuation_value(face_values, total, left, utility):
+    """Expected ``utility`` of the final total from ``left`` dice to roll and a set-aside
+    ``total``, playing optimally: the ordered-dice expectimax, from a given state."""
+
+    @functools.cache
+    def value(t, m):
+        if m == 0:
+            return utility(t)
+        acc = 0.0
+        for roll in itertools.product(FACES, repeat=m):
+            acc += max(
+                value(t + sum(face_values[roll[i] - 1] for i in subset), m - len(subset))
+                for size in range(1, m + 1)
+                for subset in itertools.combinations(range(m), size)
+            )
+        return acc / 6**m
+
+    return value(total, left)
