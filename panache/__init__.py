@@ -3,6 +3,7 @@
 from panache.advise import advise
 from panache.agents import Agent
 from panache.attack import ExchangeResult, attack_distribution, exchange
+from panache.committed import CommittedDuel, committed_duel
 from panache.duel import DuelSolution, solve_duel
 from panache.game import GameResults, simulate_games, tournament
 from panache.master import mp_outcome, mp_stakes, mp_success
@@ -16,6 +17,7 @@ from panache.simulate import (
     simulate_turns,
 )
 from panache.three import ThreeSolution, solve_three
+from panache.thumb import Clause, DecisionList, RuleSearch, rule_of_thumb, search_rules
 from panache.turn import (
     TurnDistribution,
     TurnSolution,
@@ -28,10 +30,14 @@ from panache.turn import (
 __all__ = [
     "HUMAN_POLICIES",
     "Agent",
+    "Clause",
+    "CommittedDuel",
+    "DecisionList",
     "DuelSolution",
     "ExchangeResult",
     "ExchangeSamples",
     "GameResults",
+    "RuleSearch",
     "Rules",
     "ThreeSolution",
     "TurnDistribution",
@@ -39,6 +45,7 @@ __all__ = [
     "TurnSolution",
     "advise",
     "attack_distribution",
+    "committed_duel",
     "evaluate_policy",
     "exchange",
     "human_policy",
@@ -46,6 +53,8 @@ __all__ = [
     "mp_stakes",
     "mp_success",
     "reachable_totals",
+    "rule_of_thumb",
+    "search_rules",
     "simulate_attacks",
     "simulate_exchanges",
     "simulate_games",
