@@ -6,6 +6,7 @@ from panache.attack import ExchangeResult, attack_distribution, exchange
 from panache.committed import CommittedDuel, committed_duel
 from panache.duel import DuelSolution, solve_duel
 from panache.game import GameResults, simulate_games, tournament
+from panache.guide import PlayerSheet, duel_keeps, duel_spread, player_sheet
 from panache.master import mp_outcome, mp_stakes, mp_success
 from panache.policy import HUMAN_POLICIES, TurnPolicy, human_policy, tabulate_policy
 from panache.rules import Rules
@@ -37,6 +38,7 @@ __all__ = [
     "ExchangeResult",
     "ExchangeSamples",
     "GameResults",
+    "PlayerSheet",
     "RuleSearch",
     "Rules",
     "ThreeSolution",
@@ -46,12 +48,15 @@ __all__ = [
     "advise",
     "attack_distribution",
     "committed_duel",
+    "duel_keeps",
+    "duel_spread",
     "evaluate_policy",
     "exchange",
     "human_policy",
     "mp_outcome",
     "mp_stakes",
     "mp_success",
+    "player_sheet",
     "reachable_totals",
     "rule_of_thumb",
     "search_rules",

@@ -101,13 +101,7 @@ class Clause:
             named = f" (faces {_face_list(faces)})" if faces else ""
             do = f"keep every die worth {self.value:+d} or more{named}, at least the best one"
         elif self.action == "ladder":
-            t1, t2, t3 = self.value
-            do = (
-                "keep the best die; then, best first, keep each die worth "
-                f"{_worth(rules, t3)} while 3 or more dice would be left to roll, "
-                f"{_worth(rules, t2)} while 2 would, {_worth(rules, t1)} while 1 would; "
-                "stop at the first die you do not keep"
-            )
+            do = _ladder_text(rules, self.value)
         elif self.action == "zeros":
             faces = [f for f in range(1, N_FACES + 1) if rules.face_values[f - 1] == 0]
             named = f" (faces {_face_list(faces)})" if faces else ""
@@ -121,9 +115,37 @@ def _face_list(faces) -> str:
     return ", ".join(str(f) for f in faces)
 
 
+def _ladder_text(rules: Rules, thresholds) -> str:
+    """A ladder in words, naming only the counts a roll can meet, equal thresholds merged."""
+    top = min(rules.n_dice - 1, 3)  # the most dice a further die can leave to re-roll
+    if top < 1:
+        return "keep the best die"
+    tiers: list[list[int]] = []  # [threshold, smallest count, largest count]
+    for count in range(1, top + 1):
+        t = thresholds[count - 1]
+        if tiers and tiers[-1][0] == t:
+            tiers[-1][2] = count
+        else:
+            tiers.append([t, count, count])
+    parts = []
+    for t, low, high in reversed(tiers):
+        if high == 3 and rules.n_dice - 1 > 3:
+            when = f"{low} or more"
+        elif low == high:
+            when = f"{low}"
+        else:
+            when = f"{low} to {high}"
+        parts.append(f"{_worth(rules, t)} for {when}")
+    return (
+        "keep the best die; then, going down from the best, keep each next die if it is "
+        "worth at least a threshold set by how many dice you would re-roll without it (it "
+        "and the worse ones): " + ", ".join(parts) + "; stop at the first die you do not keep"
+    )
+
+
 def _worth(rules: Rules, v: int) -> str:
     faces = [f for f in range(1, N_FACES + 1) if rules.face_values[f - 1] >= v]
-    return f"{v:+d} or more ({_face_list(faces)})" if faces else f"{v:+d} or more (none)"
+    return f"{v:+d} ({_face_list(faces)})" if faces else f"{v:+d} (no face)"
 
 
 @dataclass(frozen=True)
