@@ -39,6 +39,7 @@ from panache.duel import _round_points, max_points, solve_duel
 from panache.master import mp_success
 from panache.policy import TurnPolicy, tabulate_policy
 from panache.rules import Rules
+from panache.thumb import DecisionList
 from panache.turn import evaluate_policy, solve_turn, turn_tables
 
 
@@ -83,7 +84,7 @@ class CommittedDuel:
 def _policy(rules: Rules, name: str, policy) -> TurnPolicy | None:
     if policy is None:
         return None
-    if hasattr(policy, "policy") and callable(policy.policy):  # a DecisionList
+    if isinstance(policy, DecisionList):
         policy = policy.policy(rules)
     if isinstance(policy, TurnPolicy) or callable(policy):
         policy = tabulate_policy(rules.n_dice, policy)

@@ -1,4 +1,4 @@
-r"""Rules of thumb for the turn roll: short decision lists found by exhaustive search.
+r"""Rules of thumb for the turn roll: short decision lists, searched and scored exactly.
 
 A *decision list* is read top to bottom; the first clause whose condition holds
 says which of the dice just rolled to set aside, and the last clause always holds.
@@ -11,11 +11,12 @@ end on if every die rolled ``R`` were kept. An action is one of
   die: highest value, then highest face);
 * ``ladder:t1,t2,t3``: keep the best die; then, going down the other dice best
   first, keep each die worth at least ``t_r``, where ``r`` is the number of dice
-  that would be left to roll without it (``t3`` for 3 or more), and stop at the
-  first die not kept. For the expected total this is nearly exact: with ``V_j`` the
-  optimal expected total of ``j`` dice, keeping one more die is worth it when its
-  value is at least ``V_r - V_{r-1}`` (a marginal argument, exact when it is the
-  last choice; the search scores it exactly). Ladders are offered as the last
+  that would be re-rolled without it (it and the worse ones; ``t3`` for 3 or more),
+  and stop at the first die not kept. The family comes from the expected total:
+  with ``V_j`` the best expected total of ``j`` dice, keeping one more die of value
+  ``x`` instead of re-rolling it with the ``r - 1`` worse ones is better when
+  ``x >= V_r - V_{r-1}``. That compares neighbouring choices only, so a ladder is a
+  rule of thumb, scored exactly like the others. Ladders are offered as the last
   clause only, with ``t1 <= t2 <= t3``;
 * ``zeros``: keep every die worth 0 (if there is none, the die that brings the
   total closest to 0, higher value first);
@@ -24,11 +25,11 @@ end on if every die rolled ``R`` were kept. An action is one of
 Every list is a :class:`panache.TurnPolicy`, evaluated exactly by forward
 propagation (:func:`panache.evaluate_policy`); its *cost* is the optimum's expected
 utility (:func:`panache.solve_turn`) minus its own. :func:`search_rules` finds, for
-each length 1, 2, ... the list of least cost: lengths 1 and 2 exhaustively over
-the clause families below, each longer length by inserting one clause at every
-position of the best ``beam`` lists one clause shorter (a beam search, so a list of
-3 or more clauses is the best found, not proven best). :func:`rule_of_thumb` returns
-the shortest list whose cost is within a stated margin.
+each length 1, 2, ... the list of least cost: lengths 1 and 2 exhaustively over the
+clause families above (:class:`Clause`), each longer length by inserting one clause
+at every position of the best ``beam`` lists one clause shorter (a beam search, so a
+list of 3 or more clauses is the best found, not proven best). :func:`rule_of_thumb`
+returns the shortest list whose cost is within a stated margin.
 """
 
 from __future__ import annotations
@@ -238,6 +239,8 @@ def _entry_tables(rules: Rules) -> dict:
     for c in range(-4, 4):
         conditions["total_at_least", c] = _condition(base, "total_at_least", c)
         conditions["total_at_most", c] = _condition(base, "total_at_most", c)
+    for array in (*actions.values(), *conditions.values()):
+        array.setflags(write=False)  # cached: shared by every search on these rules
     final = space.of_size(n)
     totals = np.unique(value[final])
     return {
