@@ -348,7 +348,7 @@ def _clauses(tables: dict) -> tuple[list[Clause], list[Clause]]:
 # --- the search ---------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class RuleSearch:
     """The best decision lists of each length for one utility.
 
@@ -399,6 +399,14 @@ def search_rules(rules: Rules | None = None, utility: str = "ev", max_clauses: i
         1..5.
     beam : int
         Lists of each length >= 2 extended to the next length (>= 1).
+
+    Notes
+    -----
+    The clauses searched: every action with the thresholds taken from the face
+    values (ladders ``t1 <= t2 <= t3`` as the last clause only), under the conditions
+    ``rolled`` (2..n dice), ``rolled_at_most`` (2..n-1), ``makes`` and
+    ``makes_at_least`` (totals -3..3, within reach) and ``total_at_least`` /
+    ``total_at_most`` (-4..3). A :class:`DecisionList` may use any other argument.
 
     Returns
     -------

@@ -35,7 +35,11 @@ def test_matches_plain_value_iteration(mp):
 
 @pytest.mark.parametrize(
     "rules",
-    [Rules(n_dice=3, start_points=6), Rules(n_dice=2, start_points=5, counter_attacks=False)],
+    [
+        Rules(n_dice=3, start_points=6),
+        Rules(n_dice=2, start_points=5, counter_attacks=False),
+        Rules(n_dice=3, start_points=3, first_round_gain=False, mp_stake_cap=2),
+    ],
 )
 def test_no_commitment_is_the_solved_duel(rules):
     res = committed_duel(rules)
