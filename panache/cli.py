@@ -3,6 +3,10 @@
 Subcommands (every rule knob of :class:`panache.Rules` is an option: ``--n-dice 6``,
 ``--face-values=-3,-2,-1,0,1,2``, ``--no-counter-attacks``...):
 
+* ``advise``: the dice to set aside from one roll (``advise 6 5 5 3 1``, ``--kept``
+  the dice already set aside) and the value of every distinct choice, best first
+  (:func:`panache.advise`), for ``--utility`` or, with ``--points P --against Q``,
+  for the solved duel's winning chance;
 * ``turn``: the optimal turn roll (:func:`panache.solve_turn`) for ``--utility``;
   ``--show summary`` (value and outcome odds), ``policy`` (every decision) or
   ``distribution`` (P(total = t));
@@ -31,6 +35,7 @@ from __future__ import annotations
 import numba
 import pandas as pd
 
+from panache.advise import advise
 from panache.agents import Agent
 from panache.duel import max_points, solve_duel
 from panache.game import simulate_games, tournament
@@ -137,6 +142,11 @@ def _turn(args) -> pd.DataFrame:
     return sol.distribution.to_frame()
 
 
+def _advise(args) -> pd.DataFrame:
+    rules = cli.rules_from_args(Rules, args)
+    return advise(args.roll, args.kept, rules, args.utility, args.points, args.against)
+
+
 def _duel(args) -> pd.DataFrame:
     rules = cli.rules_from_args(Rules, args)
     if args.show == "summary":
@@ -215,6 +225,19 @@ def build_parser() -> cli.ArgumentParser:
             help="one agent per seat (default: heuristic on every seat)",
         )
 
+    sub = command("advise", "the best dice to keep from a roll, and every choice's value",
+                  _advise, seed=False, jobs=False)  # fmt: skip
+    sub.add_argument("roll", nargs="+", type=int, metavar="FACE", help="the dice just rolled")
+    sub.add_argument("--kept", nargs="+", type=int, default=(), metavar="FACE",
+                     help="the dice set aside earlier in this turn roll")  # fmt: skip
+    sub.add_argument(
+        "--utility",
+        default=None,
+        help="what the turn maximises: ev, zero, positive or at_least:K (default: ev)",
+    )
+    sub.add_argument("--points", type=int, default=None,
+                     help="your points: value choices by the solved duel's winning chance")
+    sub.add_argument("--against", type=int, default=None, help="your opponent's points")
     sub = command("turn", "the optimal turn roll", _turn, seed=False, jobs=False)
     utility(sub)
     sub.add_argument("--show", choices=("summary", "policy", "distribution"), default="summary")

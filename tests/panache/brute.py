@@ -310,3 +310,99 @@ def three(face_values, n, start, counters=True, stake_factor=2, iterations=200, 
         [0.0, duel_first, 1 - duel_first] if points(t) <= 0 else second(points(t))
     ))  # fmt: skip
     return win, first
+
+
+def continuation_value(face_values, total, left, utility):
+    """Expected ``utility`` of the final total from ``left`` dice to roll and a set-aside
+    ``total``, playing optimally: the ordered-dice expectimax, from a given state."""
+
+    @functools.cache
+    def value(t, m):
+        if m == 0:
+            return utility(t)
+        acc = 0.0
+        for roll in itertools.product(FACES, repeat=m):
+            acc += max(
+                value(t + sum(face_values[roll[i] - 1] for i in subset), m - len(subset))
+                for size in range(1, m + 1)
+                for subset in itertools.combinations(range(m), size)
+            )
+        return acc / 6**m
+
+    return value(total, left)
+
+
+def committed_duel(face_values, n, start, turn_choose, mp_choose=None, first_round_gain=True,
+                   counters=True, stake_factor=2, tol=1e-15):  # fmt: skip
+    """The duel where player C rolls with ``turn_choose`` (and attempts a Master Panache
+    with ``mp_choose``, else optimally), by plain value iteration over every state.
+
+    Returns ``(wc, wo, first, second)``: C's chance with C to move at (C's, O's
+    points), O's with O to move at (O's, C's), and C's chance from the start as the
+    first and as the second player.
+    """
+    top = start + (max(0, n * max(face_values)) if first_round_gain else 0)
+    hits = attack_hits(n, 1)
+    q = hits.get(0, 0.0)
+    s = 1 - q
+    pi_o = optimal_value(face_values, n, lambda t: float(t == 0))
+    pi_c = pi_o if mp_choose is None else policy_distribution(face_values, n, mp_choose).get(0, 0)
+    dist = policy_distribution(face_values, n, turn_choose)
+    states = [(a, b) for a in range(1, top + 1) for b in range(1, top + 1)]
+    wc = dict.fromkeys(states, 0.5)
+    wo = dict.fromkeys(states, 0.5)
+
+    def after(mine, theirs, pi, a, b, t):
+        """The mover's chance after total t; ``theirs`` is the other player's table."""
+        decline = 1 - theirs[(b, a)]
+        if t < 0:
+            return 0.0 if a + t <= 0 else 1 - theirs[(b, a + t)]
+        if t == 0:
+            best = decline
+            for x in range(2, stake_factor * a + 1, 2):
+                ok = 1.0 if b - x <= 0 else 1 - theirs[(b - x, a)]
+                ko = 0.0 if a - x // 2 <= 0 else 1 - theirs[(b, a - x // 2)]
+                best = max(best, pi * ok + (1 - pi) * ko)
+            return best
+        k = min(t, 6)
+        ht = sum(p / s * (1.0 if b - k * h <= 0 else 1 - theirs[(b - k * h, a)])
+                 for h, p in hits.items() if h > 0)  # fmt: skip
+        ha = sum(p / s * (0.0 if a - k * h <= 0 else 1 - theirs[(b, a - k * h)])
+                 for h, p in hits.items() if h > 0)  # fmt: skip
+        x = y = decline
+        for _ in range(2000):
+            x = s * ht + q * (min(decline, y) if counters else decline)
+            y = s * ha + q * max(decline, x)
+        return max(decline, x)
+
+    for _ in range(100_000):
+        new_c = {(a, b): sum(p * after(wc, wo, pi_c, a, b, t) for t, p in dist.items())
+                 for a, b in states}  # fmt: skip
+        new_o = {
+            (a, b): optimal_value(
+                face_values, n, lambda t, a=a, b=b, wo=wo, wc=wc: after(wo, wc, pi_o, a, b, t)
+            )
+            for a, b in states
+        }
+        change = max(max(abs(new_c[k] - wc[k]), abs(new_o[k] - wo[k])) for k in states)
+        wc, wo = new_c, new_o
+        if change < tol:
+            break
+
+    def points(t):
+        return start + t if t < 0 or (t > 0 and first_round_gain) else start
+
+    def o_second(p1):
+        return optimal_value(
+            face_values, n, lambda t: 0.0 if points(t) <= 0 else 1 - wc[(p1, points(t))]
+        )
+
+    def c_second(p1):
+        return sum(p * (0.0 if points(t) <= 0 else 1 - wo[(p1, points(t))])
+                   for t, p in dist.items())  # fmt: skip
+
+    first = sum(p * (0.0 if points(t) <= 0 else 1 - o_second(points(t))) for t, p in dist.items())
+    second = 1 - optimal_value(
+        face_values, n, lambda t: 0.0 if points(t) <= 0 else 1 - c_second(points(t))
+    )
+    return wc, wo, first, second

@@ -1,4 +1,5 @@
 import io
+import re
 import subprocess
 import sys
 from functools import partial
@@ -199,3 +200,42 @@ def test_python_dash_m(tmp_path):
     bad = subprocess.run([sys.executable, "-m", "panache", "duel", "--n-dice", "0"],
                          capture_output=True, text=True, check=False)  # fmt: skip
     assert bad.returncode == 1 and bad.stderr == "error: n_dice must be 1..8, got 0\n"
+
+
+def test_advise_matches_the_library(capsys):
+    from panache.advise import advise
+
+    rows = run_json(capsys, "advise", "6", "5", "5", "3", "1")
+    expected = advise([6, 5, 5, 3, 1])
+    assert [r["keep"] for r in rows] == expected["keep"].tolist()
+    assert [r["value"] for r in rows] == expected["value"].tolist()
+    assert rows[0]["rank"] == 1 and rows[0]["keep"] == "6"
+    rows = run_json(capsys, "advise", "6", "5", "2", "--kept", "6", "6", "--utility", "zero")
+    assert rows[0]["keep"] == "6 5 2" and rows[0]["value"] == 1.0
+    code, out, _ = run(capsys, "advise", *TINY, "4", "2", "1", "--points", "5", "--against", "3",
+                       "--format", "csv")  # fmt: skip
+    frame = pd.read_csv(io.StringIO(out), index_col="rank", keep_default_na=False)
+    expected = advise([4, 2, 1], rules=Rules(n_dice=3, start_points=6), points=5, against=3)
+    assert code == 0 and frame["keep"].astype(str).tolist() == expected["keep"].tolist()
+    np.testing.assert_allclose(frame["value"].to_numpy(), expected["value"].to_numpy(), rtol=1e-15)
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["advise", "6", "5", "5", "3", "1", "--kept", "6"], "n_dice=5 dice together"),
+        (["advise", "6", "5", "5", "3", "9"], r"roll must hold faces 1\.\.6, got 9"),
+        (["advise", "6", "x"], "invalid int value: 'x'"),
+        (["advise", "6", "5", "5", "3", "1", "--points", "20"], "points and against go together"),
+        (
+            ["advise", "6", "5", "5", "3", "1", "--utility", "zero", "--points", "2", "--against",
+             "3"],
+            "either utility or points",
+        ),
+    ],
+)
+def test_advise_errors_are_one_line(capsys, argv, message):
+    code, out, err = run(capsys, *argv)
+    assert code != 0 and out == ""
+    assert err.startswith("error: ") and err.count("\n") == 1
+    assert re.search(message, err), err

@@ -1,0 +1,80 @@
+import numpy as np
+import pytest
+
+from panache import Rules, human_policy, solve_duel, solve_turn
+from panache.committed import committed_duel, duel_cost
+from panache.thumb import Clause, DecisionList
+from tests.panache import brute
+
+SMALL = Rules(n_dice=2, start_points=4)
+
+
+def _best_die(rules):
+    value = dict(enumerate(rules.face_values, start=1))
+    return lambda set_aside, rolled: (max(rolled, key=lambda f: (value[f], f)),)
+
+
+def _keep_all_with_a_five(set_aside, rolled):
+    return rolled if 5 in rolled else (rolled[0],)
+
+
+@pytest.mark.parametrize("mp", [None, _keep_all_with_a_five], ids=["mp-optimal", "mp-fixed"])
+def test_matches_plain_value_iteration(mp):
+    rules = SMALL
+    choose = _best_die(rules)
+    res = committed_duel(rules, choose, mp)
+    wc, wo, first, second = brute.committed_duel(rules.face_values, rules.n_dice,
+                                                 rules.start_points, choose, mp)  # fmt: skip
+    for (a, b), w in wc.items():
+        assert res.win.loc[a, b] == pytest.approx(w, abs=1e-12), (a, b)
+        assert res.opponent_win.loc[a, b] == pytest.approx(wo[(a, b)], abs=1e-12), (a, b)
+    assert res.first_player_win == pytest.approx(first, abs=1e-12)
+    assert res.second_player_win == pytest.approx(second, abs=1e-12)
+    assert res.cost == pytest.approx(0.5 - (first + second) / 2, abs=1e-12)
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        Rules(n_dice=3, start_points=6),
+        Rules(n_dice=2, start_points=5, counter_attacks=False),
+        Rules(n_dice=3, start_points=3, first_round_gain=False, mp_stake_cap=2),
+    ],
+)
+def test_no_commitment_is_the_solved_duel(rules):
+    res = committed_duel(rules)
+    sol = solve_duel(rules)
+    np.testing.assert_allclose(res.win.to_numpy(), sol.win.to_numpy(), atol=1e-12, rtol=0)
+    np.testing.assert_allclose(res.opponent_win.to_numpy(), sol.win.to_numpy(), atol=1e-12,
+                               rtol=0)  # fmt: skip
+    assert res.first_player_win == pytest.approx(sol.first_player_win, abs=1e-12)
+    assert abs(res.cost) < 1e-12
+
+
+def test_a_fixed_policy_never_helps_and_the_opponent_gains_what_it_loses():
+    rules = Rules(n_dice=3, start_points=6)
+    sol = solve_duel(rules)
+    for policy in (solve_turn(rules).policy, human_policy(rules, "best_die")):
+        res = committed_duel(rules, policy)
+        # C cannot beat optimal play, and O, best-responding, does at least as well
+        assert np.all(res.win.to_numpy() <= sol.win.to_numpy() + 1e-12)
+        assert np.all(res.opponent_win.to_numpy() >= sol.win.to_numpy() - 1e-12)
+        assert res.first_player_win <= sol.first_player_win + 1e-12
+        assert res.second_player_win <= 1 - sol.first_player_win + 1e-12
+        cost = duel_cost(rules, policy)
+        assert cost["cost"] == pytest.approx(res.cost, abs=0)
+        assert cost["cost"] == pytest.approx((cost["cost_first"] + cost["cost_second"]) / 2)
+
+
+def test_accepts_a_decision_list_and_checks_its_inputs():
+    rules = Rules(n_dice=3, start_points=6)
+    rule = DecisionList((Clause("always", "at_least", value=0),))
+    a = committed_duel(rules, rule)
+    b = committed_duel(rules, rule.policy(rules))
+    assert a.first_player_win == b.first_player_win
+    with pytest.raises(TypeError, match="turn_policy must be None, a TurnPolicy"):
+        committed_duel(rules, 3)
+    with pytest.raises(ValueError, match="is for 5 dice, rules have n_dice=3"):
+        committed_duel(rules, None, solve_turn(Rules(), "zero").policy)
+    with pytest.raises(TypeError, match=r"rules must be a panache\.Rules"):
+        committed_duel("rules")
