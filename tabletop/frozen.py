@@ -13,12 +13,13 @@ version of it on every call:
   (:func:`read_only`).
 * **pandas objects** are copied on every call (``copy(deep=True)``): the caller gets
   its own DataFrame, to edit at will (``.iloc``, ``.loc``, new columns, index names,
-  ``inplace=True``). A copy is chosen over read-only backing arrays because pandas 3
-  does honour those (writes raise ``ValueError: assignment destination is
-  read-only``), but a caller could still add a column, rename the index or drop rows
-  in place on the shared object; and pandas 2 without copy-on-write did not
-  protect ``.values`` at all. The copy costs microseconds to a millisecond for the
-  tables cached here (see ``benchmarks/bench_cache.py``).
+  ``inplace=True``). A copy is chosen over read-only backing arrays: pandas 3.1
+  honours those (``.iloc``, ``.loc``, ``.values`` and ``.to_numpy()`` writes raise
+  ``ValueError: assignment destination is read-only``, checked), but a caller could
+  still add a column, rename the index or drop rows in place on a shared object,
+  and a copy does not depend on the copy-on-write rules of the pandas version
+  (the project allows pandas >= 2.1). The copy costs microseconds to a millisecond
+  for the tables cached here (see ``benchmarks/bench_cache.py``).
 * **dicts and lists** are handed out as new containers (their items handed out in
   turn), so adding, replacing or removing an entry does not reach the cache.
 * **frozen dataclasses** and the library's other fixed objects are shared when
