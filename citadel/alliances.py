@@ -25,12 +25,16 @@ from citadel.agents import AGENTS
 from citadel.rules import Rules
 from citadel.simulate import simulate_games
 from citadel.stage import RegretResult, regret_matching
+from tabletop.frozen import same_fields
 from tabletop.seeding import as_seed_sequence, check_count
 
 
 @dataclass(frozen=True, eq=False)
 class EmpiricalGame:
     """Mean scores of every profile of heuristics.
+
+    Built anew by each call: its arrays and pandas objects are the caller's own and may be
+    written. ``==`` compares values (arrays entry by entry, NaN equal to NaN).
 
     Attributes
     ----------
@@ -51,6 +55,8 @@ class EmpiricalGame:
     payoffs: list
     stderr: list
     n: int
+
+    __eq__ = same_fields
 
     def solve(self, iterations: int = 5000) -> RegretResult:
         """Regret matching on the estimated payoffs (see ``citadel.stage.regret_matching``)."""

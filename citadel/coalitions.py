@@ -52,6 +52,7 @@ from citadel._kernels import resolve_many_kernel
 from citadel.rules import DIRECTIONS, Rules
 from citadel.stage import solve_with_loop, stationary_value
 from tabletop.cooperative import LeastCore, least_core, shapley_value
+from tabletop.frozen import same_fields
 
 #: Seat names in seat order for four players; a side is a string of them ("NE").
 SEATS = ("N", "E", "S", "W")
@@ -86,6 +87,9 @@ def side_name(rules: Rules, seats) -> str:
 class SidesSpace:
     """Combined orders of two sides and what every pair of them does.
 
+    Built anew by each call: its arrays and pandas objects are the caller's own and may be
+    written. ``==`` compares values (arrays entry by entry, NaN equal to NaN).
+
     Attributes
     ----------
     rules : Rules
@@ -117,6 +121,8 @@ class SidesSpace:
     levels: tuple
     level_of: tuple = field(repr=False)
     compass: tuple = (False, False)
+
+    __eq__ = same_fields
 
     def legal(self, side: int, capital: int) -> np.ndarray:
         """Indices of the actions side ``side`` may play holding pooled ``capital``."""
@@ -249,6 +255,9 @@ def _stage(space: SidesSpace, values, weights, x, y, ca, cb, rows=None, cols=Non
 class SidesSolution:
     """The game between two sides solved on a bid grid.
 
+    Built anew by each call: its arrays and pandas objects are the caller's own and may be
+    written. ``==`` compares values (arrays entry by entry, NaN equal to NaN).
+
     Attributes
     ----------
     space : SidesSpace
@@ -270,6 +279,8 @@ class SidesSolution:
     residual: float
     lp_gap: float
     objective: str = "difference"
+
+    __eq__ = same_fields
 
     @property
     def rules(self) -> Rules:
@@ -650,9 +661,12 @@ def coalition_values(rules: Rules, use_symmetry: bool = True,
     return frame
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class AllianceAnalysis:
     """Coalition values and what cooperative game theory says of them.
+
+    Built anew by each call: its arrays and pandas objects are the caller's own and may be
+    written. ``==`` compares values (arrays entry by entry, NaN equal to NaN).
 
     Attributes
     ----------
@@ -668,6 +682,8 @@ class AllianceAnalysis:
     values: pd.DataFrame
     shapley: pd.Series
     least_core: LeastCore
+
+    __eq__ = same_fields
 
 
 def alliance_analysis(rules: Rules, use_symmetry: bool = True,

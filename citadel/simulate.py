@@ -18,15 +18,19 @@ import pandas as pd
 from citadel._kernels import simulate_games_kernel
 from citadel.agents import AGENTS
 from citadel.rules import Rules
+from tabletop.frozen import same_fields
 from tabletop.seeding import check_count, chunk_seeds
 from tabletop.stats import chi_square_test, estimate_mean
 
 DEFAULT_CHUNK = 1 << 12
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class GameSamples:
     """Simulated games.
+
+    Built anew by each call: its arrays and pandas objects are the caller's own and may be
+    written. ``==`` compares values (arrays entry by entry, NaN equal to NaN).
 
     Attributes
     ----------
@@ -48,6 +52,8 @@ class GameSamples:
     pawn: np.ndarray
     seats: tuple[str, ...]
     agents: tuple[str, ...]
+
+    __eq__ = same_fields
 
     @property
     def draws(self) -> np.ndarray:

@@ -32,6 +32,7 @@ import numpy as np
 
 from citadel._kernels import resolve_many_kernel
 from citadel.rules import Rules
+from tabletop.frozen import same_fields
 from tabletop.matrix_games import solve_zero_sum
 
 DIRECTION_SETS = {"axis": ((0,), (4,)), "fees": ((0, 1), (4, 5)), "all": (tuple(range(8)),) * 2}
@@ -40,6 +41,9 @@ DIRECTION_SETS = {"axis": ((0,), (4,)), "fees": ((0, 1), (4, 5)), "all": (tuple(
 @dataclass(frozen=True, eq=False)
 class DuelSpace:
     """Orders and their outcomes in the two-player game (N vs S) under ``rules``.
+
+    Built anew by each call: its arrays and pandas objects are the caller's own and may be
+    written. ``==`` compares values (arrays entry by entry, NaN equal to NaN).
 
     Attributes
     ----------
@@ -66,6 +70,8 @@ class DuelSpace:
     cost_s: np.ndarray
     levels: np.ndarray
     level_of: np.ndarray = field(repr=False)
+
+    __eq__ = same_fields
 
     def legal(self, side: int, capital: int) -> np.ndarray:
         """Indices of the actions side ``side`` may play holding ``capital``."""
@@ -154,9 +160,12 @@ CERTIFY = 1e-8
 FAVOURED_MARGIN = 1e-6
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class LoopSolution:
     """A state's stage game solved at its own fixed point.
+
+    Built anew by each call: its arrays and pandas objects are the caller's own and may be
+    written. ``==`` compares values (arrays entry by entry, NaN equal to NaN).
 
     Attributes
     ----------
@@ -176,6 +185,8 @@ class LoopSolution:
     column: np.ndarray
     residual: float
     gap: float
+
+    __eq__ = same_fields
 
 
 def solve_with_loop(payoff: np.ndarray, loop: np.ndarray, tol: float = 1e-10,
@@ -344,13 +355,19 @@ def exploitability(payoffs, strategies) -> np.ndarray:
     return np.array(gains)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class RegretResult:
-    """Average strategies of regret matching and their exact exploitability."""
+    """Average strategies of regret matching and their exact exploitability.
+
+    Built anew by each call: its arrays and pandas objects are the caller's own and may be
+    written. ``==`` compares values (arrays entry by entry, NaN equal to NaN).
+    """
 
     strategies: tuple[np.ndarray, ...]
     exploitability: np.ndarray
     iterations: int
+
+    __eq__ = same_fields
 
 
 def regret_matching(payoffs, iterations: int = 2000) -> RegretResult:

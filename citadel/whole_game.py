@@ -31,11 +31,15 @@ import pandas as pd
 
 from citadel.rules import DIRECTIONS, Rules
 from citadel.stage import DuelSpace, duel_matrix, duel_space, solve_with_loop, stationary_value
+from tabletop.frozen import same_fields
 
 
 @dataclass(frozen=True, eq=False)
 class DuelGameSolution:
     """The two-player game solved on a bid grid.
+
+    Built anew by each call: its arrays and pandas objects are the caller's own and may be
+    written. ``==`` compares values (arrays entry by entry, NaN equal to NaN).
 
     Attributes
     ----------
@@ -58,6 +62,8 @@ class DuelGameSolution:
     column: dict
     residual: float
     lp_gap: float
+
+    __eq__ = same_fields
 
     @property
     def rules(self) -> Rules:

@@ -29,6 +29,7 @@ from pathlib import Path
 import pandas as pd
 
 from commander.rules import Rules
+from tabletop.frozen import same_fields
 
 CARD_TYPES = (
     "lair", "character", "territory",
@@ -112,9 +113,12 @@ def _source(path) -> tuple[str, str]:
     return path.read_text(encoding="utf-8"), str(path)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class CardSet:
     """A validated card set.
+
+    Built anew by each call: its arrays and pandas objects are the caller's own and may be
+    written. ``==`` compares values (arrays entry by entry, NaN equal to NaN).
 
     Attributes
     ----------
@@ -126,6 +130,8 @@ class CardSet:
 
     cards: pd.DataFrame
     source: str
+
+    __eq__ = same_fields
 
     def of_type(self, *types: str) -> pd.DataFrame:
         """The cards of the given types."""

@@ -30,6 +30,7 @@ import numpy as np
 import pandas as pd
 
 from commander.rules import Rules
+from tabletop.frozen import same_fields
 from tabletop.validate import check_int
 
 KINDS = ("tactical", "economic")
@@ -181,9 +182,12 @@ def _subset_counts(strengths, commands, k, big):
     return layers[k]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class BattleOdds:
     """Exact law of a battle with drawn characters.
+
+    Built anew by each call: its arrays and pandas objects are the caller's own and may be
+    written. ``==`` compares values (arrays entry by entry, NaN equal to NaN).
 
     Attributes
     ----------
@@ -202,6 +206,8 @@ class BattleOdds:
     p_capture: float
     expected_bankruptcy: float
     margin: pd.Series
+
+    __eq__ = same_fields
 
 
 def battle_odds(

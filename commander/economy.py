@@ -29,6 +29,7 @@ from commander import _kernels as K
 from commander.cards import ADVENTURE_TYPES, CardSet, Deck
 from commander.market import market_arrays
 from commander.rules import Rules
+from tabletop.frozen import same_fields
 from tabletop.seeding import check_count, chunk_seeds
 from tabletop.stats import proportion_ci
 
@@ -167,9 +168,12 @@ def kernel_inputs(rules: Rules, decks, cards: CardSet, strategies, max_rounds: i
     }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class EconomyResult:
     """Simulated games.
+
+    Built anew by each call: its arrays and pandas objects are the caller's own and may be
+    written. ``==`` compares values (arrays entry by entry, NaN equal to NaN).
 
     Attributes
     ----------
@@ -189,6 +193,8 @@ class EconomyResult:
     doublons: np.ndarray | None
     stock: np.ndarray | None
     rules: Rules
+
+    __eq__ = same_fields
 
 
 def simulate_economy(

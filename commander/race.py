@@ -33,6 +33,7 @@ import pandas as pd
 from commander._kernels import race_forward_kernel, race_table_kernel
 from commander.market import market_arrays
 from commander.rules import Rules
+from tabletop.frozen import same_fields
 from tabletop.validate import check_int
 
 DEFAULT_HORIZON = 60
@@ -51,9 +52,12 @@ def _stream(name: str, value, horizon: int) -> np.ndarray:
     return out
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class RaceResult:
     """The exact race from one start.
+
+    Built anew by each call: its arrays and pandas objects are the caller's own and may be
+    written. ``==`` compares values (arrays entry by entry, NaN equal to NaN).
 
     Attributes
     ----------
@@ -76,6 +80,8 @@ class RaceResult:
     net_cost: int | None
     plan: tuple[int, ...]
     by_turn: pd.DataFrame
+
+    __eq__ = same_fields
 
 
 def _setup(rules, gold, doublons, stock, income, drain, horizon):

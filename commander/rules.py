@@ -202,7 +202,7 @@ class Rules:
         top = self.exchange_rates[0][0] + self.total_gold + 1
         array = np.array([self._band_rate(s) for s in range(top + 1)], dtype=np.int64)
         array.setflags(write=False)
-        set_(self, "_rate_array", array)
+        set_(self, "_rate_array", array.view())  # a view: its flag cannot be set back
 
     def _band_rate(self, stock: int) -> int:
         for low, rate in self.exchange_rates:

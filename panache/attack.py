@@ -28,7 +28,6 @@ exchange has at most two attempts; if the target never counters, one.
 
 from __future__ import annotations
 
-import functools
 import math
 from dataclasses import dataclass
 
@@ -37,12 +36,13 @@ import pandas as pd
 from scipy import stats
 
 from panache.rules import N_FACES, Rules
+from tabletop.frozen import memoize, same_fields
 from tabletop.validate import check_int
 
 COUNTER_POLICIES = ("always", "never", "target_only")
 
 
-@functools.lru_cache(maxsize=16)
+@memoize(maxsize=16)
 def _hits_pmf(n: int) -> np.ndarray:
     """P(N = x), x = 0..n, for an attack chain with ``n`` dice."""
     pmf = [np.array([1.0])]
@@ -53,9 +53,7 @@ def _hits_pmf(n: int) -> np.ndarray:
         for c in range(1, m + 1):
             row[c : c + m - c + 1] += show[c] * pmf[m - c]
         pmf.append(row)
-    out = pmf[n]
-    out.setflags(write=False)
-    return out
+    return pmf[n]
 
 
 def _check_level(level) -> int:
@@ -112,9 +110,12 @@ def _counter_flags(rules: Rules, counter) -> tuple[bool, bool]:
     return target, attacker and target
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class ExchangeResult:
     """Exact outcome of an attack with its counter-attacks.
+
+    Built anew by each call: its Series are the caller's own and may be written.
+    ``==`` compares values.
 
     Attributes
     ----------
@@ -140,6 +141,8 @@ class ExchangeResult:
     expected_attempts: float
     p_fail: float
     counters: tuple[bool, bool]
+
+    __eq__ = same_fields
 
     def p_more_attempts_than(self, k: int) -> float:
         """Probability that the exchange has more than ``k`` attempts."""

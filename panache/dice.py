@@ -13,7 +13,6 @@ are listed by size, then in lexicographic order of their counts.
 
 from __future__ import annotations
 
-import functools
 import itertools
 import math
 from dataclasses import dataclass
@@ -21,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from panache.rules import MAX_DICE, N_FACES
+from tabletop.frozen import memoize, same_fields
 
 
 def _compositions(m: int) -> list[tuple[int, ...]]:
@@ -35,6 +35,8 @@ def _compositions(m: int) -> list[tuple[int, ...]]:
 @dataclass(frozen=True, eq=False)
 class DiceSpace:
     """Every multiset of 0..n dice, with codes and roll probabilities.
+
+    Cached per ``n`` and shared: its arrays are read-only. ``==`` compares the arrays.
 
     Attributes
     ----------
@@ -65,6 +67,8 @@ class DiceSpace:
     index_of_code: np.ndarray
     probability: np.ndarray
 
+    __eq__ = same_fields
+
     def index(self, faces) -> int:
         """Position in ``counts`` of the multiset of ``faces`` (pips 1..6)."""
         code = int(sum(int(self.powers[f - 1]) for f in faces))
@@ -80,7 +84,7 @@ class DiceSpace:
         return slice(int(self.size_offset[m]), int(self.size_offset[m + 1]))
 
 
-@functools.lru_cache(maxsize=MAX_DICE)
+@memoize(maxsize=MAX_DICE)
 def dice_space(n: int) -> DiceSpace:
     """The :class:`DiceSpace` of 0..n dice (cached; arrays are read-only)."""
     if not 0 <= n <= MAX_DICE:

@@ -28,8 +28,7 @@ first player's turn utility is its chance against that answer.
 
 from __future__ import annotations
 
-import functools
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -46,6 +45,7 @@ from panache.master import mp_success
 from panache.policy import TurnPolicy
 from panache.rules import Rules
 from panache.turn import TurnTables, solve_turn, turn_tables
+from tabletop.frozen import memoize, same_fields
 from tabletop.validate import check_int
 
 
@@ -58,6 +58,10 @@ def max_points(rules: Rules) -> int:
 @dataclass(frozen=True, eq=False)
 class DuelSolution:
     """The two-player game solved exactly.
+
+    :func:`solve_duel` caches the solve and hands each call its own copy of the
+    DataFrames (edit them at will: the cache keeps its own); the arrays behind the
+    methods are shared and read-only. ``==`` compares the rules and the tables.
 
     Attributes
     ----------
@@ -77,7 +81,9 @@ class DuelSolution:
     first_player_win: float
     round1: pd.DataFrame
     _win: np.ndarray
-    _params: dict
+    _params: dict = field(compare=False)  # derived from rules and _win
+
+    __eq__ = same_fields
 
     def _check_state(self, my_points: int, opponent_points: int) -> tuple[int, int]:
         top = self._win.shape[0] - 1
@@ -176,7 +182,7 @@ class DuelSolution:
         return pd.DataFrame(rows).set_index(["my_points", "opponent_points"])
 
 
-@functools.lru_cache(maxsize=32)
+@memoize(maxsize=32)
 def solve_duel(rules: Rules) -> DuelSolution:
     """Solve the two-player game exactly (see the module docstring).
 

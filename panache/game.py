@@ -8,7 +8,6 @@ every seat, and reports win rates with Wilson confidence intervals.
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -21,6 +20,7 @@ from panache.rules import Rules
 from panache.simulate import policy_arrays
 from panache.three import solve_three
 from panache.turn import solve_turn
+from tabletop.frozen import memoize, same_fields
 from tabletop.seeding import check_count, chunk_seeds
 from tabletop.stats import proportion_ci
 
@@ -31,9 +31,12 @@ STAT_NAMES = (
 assert len(STAT_NAMES) == N_STATS
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class GameResults:
     """Simulated games.
+
+    Built anew by each call: its arrays and DataFrame are the caller's own and may be
+    written. ``==`` compares values.
 
     Attributes
     ----------
@@ -56,6 +59,8 @@ class GameResults:
     stats: pd.DataFrame
     agents: tuple
 
+    __eq__ = same_fields
+
     def win_rates(self, level: float = 0.95) -> pd.DataFrame:
         """Win rate of each seat with its Wilson confidence interval."""
         n = self.winners.size
@@ -68,7 +73,7 @@ class GameResults:
         return frame.set_index("seat")
 
 
-@functools.lru_cache(maxsize=16)
+@memoize(maxsize=16)
 def _turn_steps(rules: Rules, utility: str) -> np.ndarray:
     return policy_arrays(rules, solve_turn(rules, utility).policy)["step"]
 
@@ -90,12 +95,13 @@ class _PolicyBank:
         return self._seen[key]
 
 
-@functools.lru_cache(maxsize=8)
+@memoize(maxsize=8)
 def duel_tables(rules: Rules) -> dict:
     """The solved duel as the arrays the game kernel reads (cached per rules).
 
     Turn policies of the states are deduplicated; ``policy`` holds an index into
-    ``steps`` per (my points, opponent's points).
+    ``steps`` per (my points, opponent's points). Each call returns a new dict of the
+    shared, read-only arrays.
     """
     sol = solve_duel(rules)
     top = max_points(rules)
@@ -132,12 +138,13 @@ def duel_tables(rules: Rules) -> dict:
     }
 
 
-@functools.lru_cache(maxsize=4)
+@memoize(maxsize=4)
 def three_tables(rules: Rules) -> dict:
     """The solved three-player game as the arrays the game kernel reads (cached per
     rules): per state (mover's, next's, last's points) the turn policy, the target
     attacked per level (0: none), the exchange's counters per level and target, the
     Master Panache target and stake; the round-1 policies of the three seats.
+    Each call returns a new dict of the shared, read-only arrays.
 
     Every state's decisions are the mover's best reply to the solved values
     (:meth:`panache.ThreeSolution.decisions`). Takes about 40 s at the default

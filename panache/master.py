@@ -13,17 +13,16 @@ most the target's points and the announcer's points.
 
 from __future__ import annotations
 
-import functools
-
 import numpy as np
 import pandas as pd
 
 from panache.rules import Rules
 from panache.turn import solve_turn
+from tabletop.frozen import memoize
 from tabletop.validate import check_int
 
 
-@functools.lru_cache(maxsize=64)
+@memoize(maxsize=64)
 def mp_success(rules: Rules) -> float:
     """Probability that a Master Panache attempt ends on a total of 0, played optimally.
 

@@ -12,7 +12,6 @@ the optimum of :func:`panache.solve_turn`.
 
 from __future__ import annotations
 
-import functools
 from collections import Counter
 from collections.abc import Callable, Sequence
 
@@ -21,9 +20,10 @@ import pandas as pd
 
 from panache.dice import DiceSpace, dice_space
 from panache.rules import MAX_DICE, Rules, check_faces
+from tabletop.frozen import memoize, read_only
 
 
-@functools.lru_cache(maxsize=MAX_DICE)
+@memoize(maxsize=MAX_DICE)
 def policy_layout(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Layout of a policy table of ``n`` dice.
 
@@ -55,6 +55,9 @@ class TurnPolicy:
     name : str
         A label for tables and plots.
 
+    A policy is immutable: ``kept`` is a read-only array and the attributes cannot be
+    set. ``==`` holds when the dice, the name and every decision are the same.
+
     Examples
     --------
     >>> from panache import Rules, human_policy
@@ -64,8 +67,9 @@ class TurnPolicy:
     """
 
     def __init__(self, n_dice: int, kept, name: str = "policy"):
-        self.n_dice = int(n_dice)
-        self.name = str(name)
+        set_ = object.__setattr__
+        set_(self, "n_dice", int(n_dice))
+        set_(self, "name", str(name))
         space = dice_space(self.n_dice)
         _, entry_a, entry_r = policy_layout(self.n_dice)
         kept = np.ascontiguousarray(kept, dtype=np.int64)
@@ -84,8 +88,20 @@ class TurnPolicy:
                 f"{space.faces(entry_a[e])}, rolled={space.faces(entry_r[e])}: at least one "
                 f"of the dice just rolled must be set aside, and only those"
             )
-        kept.setflags(write=False)
-        self.kept = kept
+        set_(self, "kept", read_only(kept))
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"TurnPolicy is immutable: cannot set {name!r}")
+
+    def __eq__(self, other):
+        if not isinstance(other, TurnPolicy):
+            return NotImplemented
+        return (self.n_dice, self.name) == (other.n_dice, other.name) and bool(
+            np.array_equal(self.kept, other.kept)
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.n_dice, self.name, self.kept.tobytes()))
 
     def __repr__(self) -> str:
         return f"TurnPolicy(name={self.name!r}, n_dice={self.n_dice})"

@@ -94,7 +94,7 @@ class Rules:
             set_(self, "mp_stake_cap", cap)
         array = np.array(checked, dtype=np.int64)
         array.setflags(write=False)
-        set_(self, "_values", array)
+        set_(self, "_values", array.view())  # a view: its flag cannot be set back
 
     @property
     def values(self) -> np.ndarray:

@@ -25,6 +25,7 @@ from panache.dice import dice_space
 from panache.policy import TurnPolicy, policy_layout, tabulate_policy
 from panache.rules import Rules
 from panache.turn import solve_turn
+from tabletop.frozen import same_fields
 from tabletop.seeding import check_count, chunk_seeds
 
 DEFAULT_CHUNK = 1 << 14
@@ -122,13 +123,19 @@ def simulate_attacks(
     return level * hits
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class ExchangeSamples:
-    """Simulated exchanges: damage to each side and number of attempts, per exchange."""
+    """Simulated exchanges: damage to each side and number of attempts, per exchange.
+
+    Built anew by each call: its arrays and pandas objects are the caller's own and may be
+    written. ``==`` compares values (arrays entry by entry, NaN equal to NaN).
+    """
 
     target_damage: np.ndarray
     attacker_damage: np.ndarray
     attempts: np.ndarray
+
+    __eq__ = same_fields
 
 
 def simulate_exchanges(

@@ -60,6 +60,7 @@ from panache.duel import _round_points, max_points, solve_duel
 from panache.policy import TurnPolicy
 from panache.rules import Rules
 from panache.turn import solve_turn, turn_tables
+from tabletop.frozen import memoize, same_fields
 from tabletop.seeding import check_count
 from tabletop.validate import check_int
 
@@ -87,6 +88,10 @@ def _cycles(top: int) -> tuple[np.ndarray, np.ndarray]:
 class ThreeSolution:
     """The three-player game solved exactly.
 
+    :func:`solve_three` caches the solve and hands each call its own copy of the
+    pandas objects (edit them at will: the cache keeps its own); the arrays behind the
+    methods are shared and read-only. ``==`` compares the rules and the tables.
+
     Attributes
     ----------
     rules : Rules
@@ -113,6 +118,9 @@ class ThreeSolution:
     classes: pd.DataFrame
     _table: np.ndarray
     _params: dict
+
+    def __eq__(self, other):
+        return same_fields(self, other, skip=("_params",))  # _params: from rules and _table
 
     @property
     def exact(self) -> bool:
@@ -257,7 +265,7 @@ def _turn_vector(tables, n, utility: np.ndarray, decider: int) -> np.ndarray:
 PLAY_ROUNDS = 50
 
 
-@functools.lru_cache(maxsize=4)
+@memoize(maxsize=4)
 def solve_three(rules: Rules, play_rounds: int = PLAY_ROUNDS) -> ThreeSolution:
     """Solve the three-player game exactly (see the module docstring).
 

@@ -22,7 +22,6 @@ evaluates any other policy (:func:`evaluate_policy`).
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -33,13 +32,18 @@ from panache._kernels import evaluate_policy_kernel, expand_policy_kernel, solve
 from panache.dice import DiceSpace, dice_space
 from panache.policy import TurnPolicy, policy_layout, tabulate_policy
 from panache.rules import Rules
+from tabletop.frozen import memoize, same_fields
 
 UTILITY_NAMES = ("ev", "zero", "positive", "at_least:k")
 
 
 @dataclass(frozen=True, eq=False)
 class TurnTables:
-    """Everything the turn solver needs that depends on the dice only (cached per rules)."""
+    """Everything the turn solver needs that depends on the dice only (cached per rules).
+
+    Shared by every solve of the same dice: its arrays are read-only. ``==`` compares
+    the arrays.
+    """
 
     space: DiceSpace
     values: np.ndarray  # value of every multiset
@@ -53,6 +57,8 @@ class TurnTables:
     opt_kept: np.ndarray  # a canonical multiset realising the option
     choice_offset: np.ndarray
 
+    __eq__ = same_fields
+
     @property
     def totals(self) -> np.ndarray:
         """The reachable final totals, lowest first."""
@@ -60,7 +66,7 @@ class TurnTables:
         return self.sums[self.state_sum[self.state_start[n] : self.state_start[n + 1]]]
 
 
-@functools.lru_cache(maxsize=9)
+@memoize(maxsize=9)
 def _submultisets(n: int) -> tuple[np.ndarray, np.ndarray]:
     """Every pair (roll R, non-empty K within R) of sizes up to n, as index arrays."""
     space = dice_space(n)
@@ -75,7 +81,7 @@ def _submultisets(n: int) -> tuple[np.ndarray, np.ndarray]:
     return np.concatenate(rolls), np.concatenate(kept)
 
 
-@functools.lru_cache(maxsize=64)
+@memoize(maxsize=64)
 def _tables(n: int, face_values: tuple[int, ...]) -> TurnTables:
     space = dice_space(n)
     values = space.counts @ np.array(face_values, dtype=np.int64)
@@ -162,9 +168,12 @@ def utility_vector(rules: Rules, utility) -> np.ndarray:
     return np.ascontiguousarray(out)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class TurnDistribution:
     """The exact outcome of a turn roll under a policy.
+
+    Built anew by each call: its Series is the caller's own and may be written.
+    ``==`` compares values (NaN equal to NaN).
 
     Attributes
     ----------
@@ -180,14 +189,20 @@ class TurnDistribution:
     expected_dice: float
     expected_rolls: float
 
+    __eq__ = same_fields
+
     def expect(self, rules: Rules, utility) -> float:
         """Expected utility (see :func:`utility_vector`) of the total."""
         return float(self.distribution.to_numpy() @ utility_vector(rules, utility))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class TurnSolution:
     """The optimal turn roll for a utility.
+
+    Built anew by each call (only the dice tables behind it are cached): its pandas
+    objects are the caller's own and may be written; the policy's table is read-only.
+    ``==`` compares values (NaN equal to NaN).
 
     Attributes
     ----------
@@ -212,6 +227,8 @@ class TurnSolution:
     values: pd.DataFrame
     expected_dice: float
     utility: pd.Series
+
+    __eq__ = same_fields
 
 
 def _distribution(rules: Rules, reach: np.ndarray) -> pd.Series:

@@ -28,6 +28,7 @@ from samarra import _kernels as K
 from samarra.position import Position, setups, start_position
 from samarra.rules import BLACK, Rules
 from samarra.solve import Table, solve
+from tabletop.frozen import same_fields
 from tabletop.matrix_games import solve_zero_sum
 from tabletop.seeding import check_count
 
@@ -61,9 +62,12 @@ def horizon_values(table: Table, positions, max_horizon: int) -> np.ndarray:
                             targets)  # fmt: skip
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class HorizonGame:
     """The setup game of the adjudicated game, for every horizon 0..``max_horizon``.
+
+    Built anew by each call: its arrays and pandas objects are the caller's own and may be
+    written. ``==`` compares values (arrays entry by entry, NaN equal to NaN).
 
     Attributes
     ----------
@@ -81,6 +85,8 @@ class HorizonGame:
     payoff: np.ndarray
     setups: list
     summary: pd.DataFrame
+
+    __eq__ = same_fields
 
     def matrix(self, horizon: int) -> pd.DataFrame:
         """Black's results for every setup pair at one horizon."""

@@ -20,12 +20,16 @@ import pandas as pd
 from samarra.position import setups, start_position
 from samarra.rules import BLACK, SIDES, Rules
 from samarra.solve import Table, solve
+from tabletop.frozen import same_fields
 from tabletop.matrix_games import solve_zero_sum
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class SetupGame:
     """The setup game of one rules set.
+
+    Built anew by each call: its arrays and pandas objects are the caller's own and may be
+    written. ``==`` compares values (arrays entry by entry, NaN equal to NaN).
 
     Attributes
     ----------
@@ -50,6 +54,8 @@ class SetupGame:
     black: pd.Series
     white: pd.Series
     gap: float
+
+    __eq__ = same_fields
 
     @property
     def first_move_value(self) -> float:

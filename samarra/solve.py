@@ -50,7 +50,9 @@ lost in ``d + 1`` when the counter reaches zero. States never decided are draws
 
 The table is cached on disk as ``.npz`` (no pickle), keyed by the rules' solver knobs
 and a format version, written atomically and checked when read (format, key, shape,
-dtype, checksum); a file that fails a check is rebuilt, never used.
+dtype, checksum); a file that fails a check is rebuilt, never used. A table, read back
+or just solved, is read-only (``Table.dist``), as are the :class:`Geometry` arrays
+behind it: the value of a position cannot drift from what the file holds.
 """
 
 from __future__ import annotations
@@ -70,14 +72,19 @@ from samarra.engine import Action, apply_action, legal_actions, tie_break
 from samarra.position import Position
 from samarra.rules import BLACK, DEATH, MERCHANT, SIDES, Rules
 from tabletop.files import atomic_write_bytes
+from tabletop.frozen import freeze, same_fields
 
 FORMAT_VERSION = 1
 OUTCOMES = ("loss", "draw", "win")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Geometry:
-    """Arrays the kernels need for one board: neighbours, adjacency, the index layout."""
+    """Arrays the kernels need for one board: neighbours, adjacency, the index layout.
+
+    The arrays are read-only (:attr:`n_infeasible` is cached from them). ``==``
+    compares them.
+    """
 
     n: int
     width: int
@@ -90,6 +97,8 @@ class Geometry:
     block_a: np.ndarray
     block_code: np.ndarray
     n_states: int
+
+    __eq__ = same_fields
 
     def args(self, rules: Rules) -> tuple:
         return (self.n, self.width, self.length, self.steps, self.adj, rules.auto_death,
@@ -156,10 +165,11 @@ def geometry(rules: Rules) -> Geometry:
     tags_mid = 1 + 12 * rules.no_repetition + K.PASS_LIMIT * rules.allow_pass
     tags_start = K.PASS_LIMIT if rules.allow_pass else 1
     layout = np.array([tags_mid, tags_start, *per_tag, undo0, pass0], dtype=np.int64)
-    return Geometry(n, rules.width, rules.length, steps, adj, offset, layout,
-                    np.array(starts, np.int64), np.array(blocks_a, np.int64),
-                    np.array(codes, np.int64),
-                    tags_mid * per_tag[0] + tags_start * per_tag[1])  # fmt: skip
+    geo = Geometry(n, rules.width, rules.length, steps, adj, offset, layout,
+                   np.array(starts, np.int64), np.array(blocks_a, np.int64),
+                   np.array(codes, np.int64),
+                   tags_mid * per_tag[0] + tags_start * per_tag[1])  # fmt: skip
+    return freeze(geo)
 
 
 def n_states(rules: Rules) -> int:
@@ -239,6 +249,10 @@ class Value:
 class Table:
     """The solved table of a rules set; see :func:`solve`.
 
+    ``dist`` is a read-only view of the given array (a table read from the disk cache
+    or solved cannot be edited by a caller); ``==`` holds for tables of the same
+    solver rules with the same entries.
+
     Examples
     --------
     >>> from samarra import start_position
@@ -249,8 +263,18 @@ class Table:
 
     def __init__(self, rules: Rules, dist: np.ndarray, geo: Geometry | None = None):
         self.rules = rules
-        self.dist = dist
+        self.dist = np.asarray(dist).view()
+        self.dist.flags.writeable = False
         self.geometry = geometry(rules) if geo is None else geo
+
+    def __eq__(self, other):
+        if not isinstance(other, Table):
+            return NotImplemented
+        return self.rules.solver_key() == other.rules.solver_key() and bool(
+            np.array_equal(self.dist, other.dist)
+        )
+
+    __hash__ = None  # tables compare by value; their arrays are not hashable
 
     def index(self, position: Position) -> int:
         """The state index of ``position`` (its rules' board must be the table's)."""
@@ -379,7 +403,7 @@ def load_table(path, rules: Rules, n: int) -> np.ndarray | None:
                 return None
             if int(data["checksum"]) != _checksum(dist):
                 return None
-            return dist
+            return freeze(dist)
     except (OSError, ValueError, KeyError, EOFError, zlib.error, zipfile.BadZipFile):
         return None
 
@@ -415,7 +439,7 @@ def solve(rules: Rules | None = None, cache: bool = True, directory=None) -> Tab
         dist = load_table(path, rules, geo.n_states) if path.is_file() else None
         if dist is not None:
             return Table(rules, dist, geo)
-    dist = _build(rules, geo)
+    dist = freeze(_build(rules, geo))
     if cache:
         save_table(path, rules, dist)
     return Table(rules, dist, geo)

@@ -30,6 +30,8 @@ import numpy as np
 import pandas as pd
 from scipy.optimize import linprog
 
+from tabletop.frozen import same_fields
+
 
 def _players_and_values(v: Mapping, players) -> tuple[tuple, dict]:
     if not isinstance(v, Mapping):
@@ -94,9 +96,12 @@ def shapley_value(v: Mapping, players) -> pd.Series:
     return pd.Series(phi, index=pd.Index(players, name="player"), name="shapley")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class LeastCore:
     """The least core of a game.
+
+    Built anew by each call: its arrays and pandas objects are the caller's own and may be
+    written. ``==`` compares values (arrays entry by entry, NaN equal to NaN).
 
     Attributes
     ----------
@@ -113,6 +118,8 @@ class LeastCore:
     epsilon: float
     allocation: pd.Series
     excess: pd.Series
+
+    __eq__ = same_fields
 
     @property
     def core_is_empty(self) -> bool:

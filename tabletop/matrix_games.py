@@ -28,10 +28,15 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.optimize import linprog
 
+from tabletop.frozen import same_fields
 
-@dataclass(frozen=True)
+
+@dataclass(frozen=True, eq=False)
 class ZeroSumSolution:
     """Value and optimal mixed strategies of a zero-sum matrix game.
+
+    Built anew by each call: its arrays and pandas objects are the caller's own and may be
+    written. ``==`` compares values (arrays entry by entry, NaN equal to NaN).
 
     Attributes
     ----------
@@ -50,6 +55,8 @@ class ZeroSumSolution:
     row: np.ndarray
     column: np.ndarray
     gap: float
+
+    __eq__ = same_fields
 
 
 def _check_matrix(A) -> np.ndarray:

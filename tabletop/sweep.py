@@ -56,15 +56,19 @@ import pandas as pd
 from tqdm import tqdm
 
 from tabletop.files import atomic_write_text
+from tabletop.frozen import same_fields
 from tabletop.seeding import as_seed_sequence, check_count
 
 STORE_FORMAT = "tabletop.sweep"
 STORE_VERSION = 1
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class SweepResult:
     """What a :func:`sweep` returns.
+
+    Built anew by each call: its arrays and pandas objects are the caller's own and may be
+    written. ``==`` compares values (arrays entry by entry, NaN equal to NaN).
 
     Attributes
     ----------
@@ -87,6 +91,8 @@ class SweepResult:
     n_tasks: int
     n_cached: int
     fixed: dict = field(default_factory=dict)
+
+    __eq__ = same_fields
 
     @property
     def ok(self) -> bool:
