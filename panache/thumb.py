@@ -34,7 +34,6 @@ returns the shortest list whose cost is within a stated margin.
 
 from __future__ import annotations
 
-import functools
 import itertools
 from dataclasses import dataclass
 
@@ -46,6 +45,7 @@ from panache.dice import dice_space
 from panache.policy import TurnPolicy, policy_layout
 from panache.rules import N_FACES, Rules
 from panache.turn import solve_turn, utility_vector
+from tabletop.frozen import memoize
 from tabletop.validate import check_int
 
 CONDITIONS = ("always", "rolled", "rolled_at_most", "makes", "makes_at_least",
@@ -194,7 +194,7 @@ class DecisionList:
 # --- the entry tables: each condition and action over every (set aside, roll) entry ---
 
 
-@functools.lru_cache(maxsize=16)
+@memoize(maxsize=16)
 def _entry_tables(rules: Rules) -> dict:
     n = rules.n_dice
     space = dice_space(n)

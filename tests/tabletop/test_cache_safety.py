@@ -156,6 +156,18 @@ def case_duel_tables(workdir):
     return duel_tables(_panache_rules())
 
 
+def case_entry_tables(workdir):
+    from panache.thumb import _entry_tables
+
+    return _entry_tables(_panache_rules())
+
+
+def case_committed_duel(workdir):
+    from panache.committed import committed_duel
+
+    return committed_duel(_panache_rules())
+
+
 def case_three_tables(workdir):
     from panache.game import three_tables
 
@@ -235,6 +247,10 @@ COVERED = {
     "panache.game:_turn_steps": case_turn_steps,
     "panache.game:duel_tables": case_duel_tables,
     "panache.game:three_tables": case_three_tables,
+    "panache.thumb:_entry_tables": case_entry_tables,
+    # caches local to one call of the committed duel's round 1
+    "panache.committed:_committed.<locals>.o_answer": case_committed_duel,
+    "panache.committed:_committed.<locals>.c_answer": case_committed_duel,
     "panache.duel:solve_duel": case_solve_duel,
     "panache.three:solve_three": case_solve_three,
     # caches local to one call of the round-1 solve, dropped when solve_three returns
@@ -293,7 +309,7 @@ def digest(obj, _depth: int = 0):
         return ["ndarray", obj.dtype.str, list(obj.shape), data]
     if isinstance(obj, pd.DataFrame | pd.Series | pd.Index):
         return _pandas_digest(obj)
-    if obj is None or isinstance(obj, bool | int | str | np.generic):
+    if obj is None or isinstance(obj, bool | int | str | slice | np.generic):
         return [type(obj).__name__, repr(obj)]
     if isinstance(obj, float):
         return ["float", repr(obj)]
