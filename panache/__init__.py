@@ -1,6 +1,7 @@
 """Master Panache: optimal dice keeping, attacks, Master Panache odds (RULES.md §1)."""
 
 from panache.agents import Agent
+from panache.analyses import balance
 from panache.attack import ExchangeResult, attack_distribution, exchange
 from panache.duel import DuelSolution, solve_duel
 from panache.game import GameResults, simulate_games, tournament
@@ -37,6 +38,7 @@ __all__ = [
     "TurnPolicy",
     "TurnSolution",
     "attack_distribution",
+    "balance",
     "evaluate_policy",
     "exchange",
     "human_policy",
