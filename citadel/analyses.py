@@ -18,6 +18,8 @@ import dataclasses
 import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
 
+import numpy as np
+
 from citadel.coalitions import alliance_analysis, coalition_classes, sides_space
 from citadel.rules import Rules
 from citadel.simulate import simulate_games
@@ -59,6 +61,9 @@ METRICS = (
     Metric("core_empty", "exact", "1 = yes",
            "1 when no division of the win keeps every coalition content (the core is empty)"),
 )  # fmt: skip
+
+COALITION_METRICS = ("coalition_neighbours", "coalition_opposite", "coalition_trio",
+                     "least_core_epsilon", "core_empty")
 
 #: What the verdict of ``compare`` speaks of.
 VERDICT = {
@@ -116,6 +121,9 @@ def balance(rules: Rules | None = None, *, n_games: int = 20_000, seed=0,
           (exact): what N+E, N+S and N+E+S can guarantee themselves;
         * ``least_core_epsilon`` and ``core_empty`` (exact).
 
+        The coalition rows are NaN when ``min_bid > 0``: the coalition solve needs
+        every member of a side to be able to abstain (their meaning says so).
+
     Examples
     --------
     >>> card = balance(Rules(radius=1, capital=10, bid_step=5), n_games=500,
@@ -130,8 +138,11 @@ def balance(rules: Rules | None = None, *, n_games: int = 20_000, seed=0,
     g_duel, g_coal = grid_for(rules, duel_grid), grid_for(rules, coalition_grid)
     root = as_seed_sequence(seed)
     jobs = check_count("jobs", jobs, 1)
+    coalition_text = str(g_coal)
+    if rules.min_bid > 0:  # solve_sides needs every member of a side able to abstain
+        coalition_text += " (not solved: the coalition solve needs min_bid = 0)"
     pool = None
-    if jobs > 1:  # the coalition solves in a second process while this one does the rest
+    if jobs > 1 and rules.min_bid == 0:  # coalitions in a second process, the rest here
         pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
     try:
         if pool is not None:
@@ -139,12 +150,14 @@ def balance(rules: Rules | None = None, *, n_games: int = 20_000, seed=0,
         entries = _main_entries(rules, g_duel, n_games, root)
         if pool is not None:
             entries.update(coalitions.result())
-        else:
+        elif rules.min_bid == 0:
             entries.update(_coalition_entries(rules, g_coal))
+        else:
+            entries.update({m: exact(np.nan, 0) for m in COALITION_METRICS})
     finally:
         if pool is not None:
             pool.shutdown(cancel_futures=True)
-    return build_card(METRICS, entries, duel_grid=g_duel, coalition_grid=g_coal,
+    return build_card(METRICS, entries, duel_grid=g_duel, coalition_grid=coalition_text,
                       n_players=rules.n_players, max_rounds=rules.max_rounds)  # fmt: skip
 
 

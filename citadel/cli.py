@@ -288,6 +288,7 @@ def build_parser() -> cli.ArgumentParser:
     cli.add_sweep_options(sub, ANALYSES, "radius=1,2 capital=10,20")
     directions(sub)
     simulation(sub, 2_000)
+    cli.add_balance_commands(commands, "citadel", Rules)
     cli.add_report_command(commands, "Master Citadel", "citadel*.ipynb")
     return parser
 

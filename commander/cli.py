@@ -307,6 +307,26 @@ def _sweep(args) -> pd.DataFrame:
     return cli.run_sweep(args, "commander", _ANALYSIS[args.analysis], grid, fixed)
 
 
+def _pair_options(sub) -> None:
+    """The two pair knobs as options (they have no plain option form)."""
+    group = sub.add_argument_group("rules (pairs)")
+    group.add_argument(
+        "--exchange-rates", type=_pairs_option("exchange_rates", int), default=None,
+        metavar="STOCK:RATE,...", help="ICROE bands (default: 13:1,10:2,7:3,4:4,1:5,0:6)",
+    )  # fmt: skip
+    group.add_argument(
+        "--votes-by-rank", type=_pairs_option("votes_by_rank", str), default=None,
+        metavar="RANK:VOTES,...", help="votes per rank in a referendum",
+    )  # fmt: skip
+
+
+def _parse_pair_knob(name: str, text: str):
+    """A ``--baseline`` value of a pair knob (``exchange_rates=13:1,0:6``)."""
+    if name in PAIR_KNOBS:
+        return parse_pairs(name, text, PAIR_KNOBS[name])
+    return NotImplemented
+
+
 def build_parser() -> cli.ArgumentParser:
     """The argument parser of ``python -m commander``."""
     parser = cli.ArgumentParser(
@@ -318,15 +338,7 @@ def build_parser() -> cli.ArgumentParser:
     def command(name: str, help: str, run, seed: bool = True, jobs: bool = True):
         sub = cli.add_command(commands, name, help, run, Rules, seed=seed, jobs=jobs,
                               exclude=tuple(PAIR_KNOBS))  # fmt: skip
-        group = sub.add_argument_group("rules (pairs)")
-        group.add_argument(
-            "--exchange-rates", type=_pairs_option("exchange_rates", int), default=None,
-            metavar="STOCK:RATE,...", help="ICROE bands (default: 13:1,10:2,7:3,4:4,1:5,0:6)",
-        )  # fmt: skip
-        group.add_argument(
-            "--votes-by-rank", type=_pairs_option("votes_by_rank", str), default=None,
-            metavar="RANK:VOTES,...", help="votes per rank in a referendum",
-        )  # fmt: skip
+        _pair_options(sub)
         return sub
 
     def race_options(sub):
@@ -421,6 +433,8 @@ def build_parser() -> cli.ArgumentParser:
     cli.add_sweep_options(sub, ANALYSES, "win_gold=8,10 exchange_rates='13:1,0:6;10:1,0:3'")
     race_options(sub)
     economy(sub, 500)
+    cli.add_balance_commands(commands, "commander", Rules, knobs=_knobs, parse=_parse_pair_knob,
+                             extra=_pair_options, exclude=tuple(PAIR_KNOBS))  # fmt: skip
     cli.add_report_command(commands, "Master & Commander", "commander*.ipynb")
     return parser
 

@@ -233,6 +233,7 @@ def build_parser() -> cli.ArgumentParser:
     cli.add_sweep_options(sub, ANALYSES, "n_dice=4,5,6 start_points=25,35")
     utility(sub)
     simulation(sub, 2_000)
+    cli.add_balance_commands(commands, "panache", Rules)
     cli.add_report_command(commands, "Master Panache", "panache_*.ipynb")
     return parser
 

@@ -246,6 +246,7 @@ def build_parser() -> cli.ArgumentParser:
     cli.add_sweep_options(sub, ANALYSES, "length=3,4 adjacency=orthogonal,king")
     games(sub, 100)
     pair(sub)
+    cli.add_balance_commands(commands, "samarra", Rules)
     cli.add_report_command(commands, "Samarra", "samarra*.ipynb")
     return parser
 

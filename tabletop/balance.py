@@ -63,7 +63,8 @@ METHODS = ("exact", "monte carlo")
 LEVEL = 0.95
 Z = float(stats.norm.ppf(0.5 + LEVEL / 2))  # 1.959964...
 EXACT_TOL = 1e-9  # exact values closer than this (relative to their size) are equal
-COMPARE_COLUMNS = ("metric", "baseline", "variant", "difference", "low", "high",
+COMPARE_COLUMNS = ("metric", "baseline", "baseline_low", "baseline_high", "variant",
+                   "variant_low", "variant_high", "difference", "low", "high",
                    "significant", "marker", "method", "unit", "meaning")  # fmt: skip
 
 
@@ -180,7 +181,8 @@ def compare(variant: pd.DataFrame, baseline: pd.DataFrame) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        Columns :data:`COMPARE_COLUMNS`: both values, the difference and its interval,
+        Columns :data:`COMPARE_COLUMNS`: both values with their intervals, the
+        difference and its interval,
         ``significant`` (the interval excludes 0; exact: the values differ), the
         ``marker`` ``*`` where significant, and the metric's method, unit and meaning
         (the variant's).
@@ -213,7 +215,10 @@ def compare(variant: pd.DataFrame, baseline: pd.DataFrame) -> pd.DataFrame:
                                (low > 0) | (high < 0))  # fmt: skip
     significant &= np.isfinite(diff)
     out = pd.DataFrame({
-        "metric": variant["metric"].to_numpy(), "baseline": b, "variant": v,
+        "metric": variant["metric"].to_numpy(), "baseline": b,
+        "baseline_low": baseline["low"].to_numpy(), "baseline_high": baseline["high"].to_numpy(),
+        "variant": v, "variant_low": variant["low"].to_numpy(),
+        "variant_high": variant["high"].to_numpy(),
         "difference": diff, "low": low, "high": high, "significant": significant,
         "marker": np.where(significant, "*", ""), "method": variant["method"].to_numpy(),
         "unit": variant["unit"].to_numpy(), "meaning": variant["meaning"].to_numpy(),
@@ -262,7 +267,10 @@ def verdict(comparison: pd.DataFrame, headlines: Mapping[str, str],
         if metric not in rows.index:
             raise ValueError(f"headline {metric!r} is not a metric of the comparison")
         r = rows.loc[metric]
-        if r["significant"]:
+        if not np.isfinite(r["difference"]):
+            parts.append(f"cannot compare {phrase} ({_num(r['baseline'])} vs "
+                         f"{_num(r['variant'])})")  # fmt: skip
+        elif r["significant"]:
             parts.append(f"moves {phrase} from {_num(r['baseline'])} to {_num(r['variant'])}")
         elif r["method"] == "exact":
             parts.append(f"leaves {phrase} at {_num(r['baseline'])}")
@@ -374,9 +382,7 @@ def markdown_card(comparison: pd.DataFrame, title: str, verdict_text: str,
     """
     png = figure_png(comparison_figure(comparison, f"{title}: variant - baseline"))
     image = "data:image/png;base64," + base64.b64encode(png).decode("ascii")
-    table = comparison[["metric", "baseline", "variant", "difference", "low", "high",
-                        "marker", "method", "unit"]].rename(
-        columns={"low": "diff low", "high": "diff high", "marker": "sig."})  # fmt: skip
+    table = compare_text(comparison).reset_index()  # Monte Carlo: value [95% interval]
     meanings = "\n".join(f"* `{m}`: {t}" for m, t in zip(comparison["metric"],
                                                           comparison["meaning"], strict=True))
     parts = [
@@ -463,13 +469,15 @@ def _rules_text(rules) -> str:
 
 
 def compare_rules(game: str, variant: Mapping, baseline: Mapping | None = None, *,
-                  seed=0, **options) -> Comparison:  # fmt: skip
+                  seed=0, cache: bool = False, **options) -> Comparison:  # fmt: skip
     """The card of ``Rules(**variant)`` beside that of ``Rules(**baseline)`` (default:
     the seed's rules) for ``game``, their differences and the verdict.
 
     The two cards' Monte Carlo runs are independent: the baseline runs on child 0 of
     ``seed``, the variant on child 1 (:func:`tabletop.sweep.task_seed`), so their
-    standard errors add. ``options`` go to both cards' ``balance`` (sizes).
+    standard errors add. ``options`` go to both cards' ``balance`` (sizes). With
+    ``cache``, cards are read from and stored in :func:`card_cache_dir`
+    (:func:`cached_balance`).
 
     Examples
     --------
@@ -485,11 +493,117 @@ def compare_rules(game: str, variant: Mapping, baseline: Mapping | None = None, 
     cls = entry.rules_class()
     variant_rules, baseline_rules = cls(**dict(variant)), cls(**dict(baseline or {}))
     root = as_seed_sequence(seed)
-    base_card = entry.balance(baseline_rules, seed=task_seed(root, 0), **options)
-    var_card = entry.balance(variant_rules, seed=task_seed(root, 1), **options)
+    base_card = cached_balance(game, baseline_rules, seed=task_seed(root, 0), cache=cache,
+                               **options)  # fmt: skip
+    var_card = cached_balance(game, variant_rules, seed=task_seed(root, 1), cache=cache,
+                              **options)  # fmt: skip
     table = compare(var_card, base_card)
     spec = entry.verdict
     note = ("Monte Carlo differences come from independent runs (children 0 and 1 of "
             f"seed {root.entropy}); exact differences are exact.")  # fmt: skip
     text = verdict(table, spec["headlines"], spec.get("length"), note)
     return Comparison(table, text, var_card, base_card, variant_rules, baseline_rules)
+
+
+def compare_text(table: pd.DataFrame) -> pd.DataFrame:
+    """A :func:`compare` table for reading: each figure with its interval as text.
+
+    Exact figures are written alone; Monte Carlo ones as ``value [low, high]``.
+    """
+
+    def fig(value, low, high, method) -> str:
+        if method == "exact" or not np.isfinite(value):
+            return _num(value)
+        return f"{_num(value)} [{_num(low)}, {_num(high)}]"
+
+    rows = []
+    for r in table.itertuples(False):
+        rows.append({
+            "metric": r.metric,
+            "baseline": fig(r.baseline, r.baseline_low, r.baseline_high, r.method),
+            "variant": fig(r.variant, r.variant_low, r.variant_high, r.method),
+            "difference": fig(r.difference, r.low, r.high, r.method),
+            "sig": r.marker, "method": r.method, "unit": r.unit,
+        })  # fmt: skip
+    return pd.DataFrame(rows).set_index("metric")
+
+
+# ---- a disk cache of cards ----------------------------------------------------------------
+
+CACHE_VERSION = 1
+
+
+def card_cache_dir():
+    """``$TABLETOP_CACHE_DIR/cards`` if set, else ``~/.cache/tabletop/cards``."""
+    import os
+    from pathlib import Path
+
+    root = os.environ.get("TABLETOP_CACHE_DIR")
+    return (Path(root) if root else Path.home() / ".cache" / "tabletop") / "cards"
+
+
+def _source_digest(game: str) -> str:
+    """A digest of the game's and the shared package's sources: a card computed by other
+    code is never read back."""
+    import hashlib
+    import importlib.util
+    from pathlib import Path
+
+    digest = hashlib.sha256()
+    for package in (game, "tabletop"):
+        folder = Path(importlib.util.find_spec(package).origin).parent
+        for path in sorted(folder.glob("*.py")):
+            digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
+def _card_key(game: str, rules, seed, options: Mapping) -> dict | None:
+    """The cache key of a card, or None when the seed is not reproducible."""
+    from tabletop.seeding import as_seed_sequence
+
+    if seed is None or isinstance(seed, np.random.Generator):
+        return None
+    seq = as_seed_sequence(seed)
+    return {"format": "tabletop.balance", "version": CACHE_VERSION, "game": game,
+            "rules": repr(rules), "options": {k: repr(v) for k, v in sorted(options.items())},
+            "seed": [repr(seq.entropy), list(seq.spawn_key)],
+            "source": _source_digest(game)}  # fmt: skip
+
+
+def cached_balance(game: str, rules, *, seed=0, cache: bool = True, **options) -> pd.DataFrame:
+    """The card of ``rules`` for ``game``, read from :func:`card_cache_dir` when a card
+    of the same rules, options, seed and source code is stored there, else computed
+    (and stored, with ``cache``). A seed of None is never cached.
+
+    Examples
+    --------
+    >>> from commander import Rules
+    >>> card = cached_balance("commander", Rules(win_gold=6), n_games=200, cache=False)
+    >>> list(card.columns) == list(COLUMNS)
+    True
+    """
+    import hashlib
+    import json
+
+    from tabletop.files import atomic_write_text
+    from tabletop.games import get
+
+    entry = get(game)
+    key = _card_key(game, rules, seed, options) if cache else None
+    path = None
+    if key is not None:
+        name = hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:32]
+        path = card_cache_dir() / f"{game}-{name}.json"
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            if data.get("key") == key:
+                card = pd.DataFrame(data["rows"], columns=list(COLUMNS))
+                return check_card(card.astype({"value": float, "low": float, "high": float,
+                                               "n": np.int64}))  # fmt: skip
+        except (OSError, ValueError, KeyError, TypeError):
+            pass
+    card = check_card(entry.balance(rules, seed=seed, **options))
+    if path is not None:
+        rows = json.loads(card.to_json(orient="values"))
+        atomic_write_text(path, json.dumps({"key": key, "rows": rows}) + "\n")
+    return card
