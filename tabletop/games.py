@@ -139,7 +139,7 @@ GAMES: dict[str, Game] = {
                      "alliances": "citadel.coalitions:alliance_analysis"},
             simulators={"game": "citadel.simulate:simulate_games"},
             small_rules={"radius": 1, "capital": 10, "bid_step": 5},
-            small_balance={"n_games": 2000, "duel_grid": 5, "coalition_grid": 5, "jobs": 1},
+            small_balance={"n_games": 2000, "duel_grid": 5, "coalition_grid": 10, "jobs": 1},
         ),
         Game(
             name="samarra",
