@@ -87,8 +87,9 @@ def solve_estimate(rules: Rules, cache_dir=None) -> float:
     return n / SOLVE_RATE
 
 
-def balance(rules: Rules | None = None, *, n_games: int = 200, seed=0, horizon: int = 10,
-            cache_dir=None, progress: bool | None = None):  # fmt: skip
+def balance(rules: Rules | None = None, *, n_games: int = 200, seed=0,
+            adjudication_horizon: int = 10, cache_dir=None,
+            progress: bool | None = None):  # fmt: skip
     """The balance card of ``rules`` (default: RULES.md's 3 x 5 board).
 
     Parameters
@@ -100,7 +101,7 @@ def balance(rules: Rules | None = None, *, n_games: int = 200, seed=0, horizon: 
     seed : None, int, SeedSequence or Generator
         Root seed; the self-play games run on its child 0
         (:func:`tabletop.sweep.task_seed`).
-    horizon : int
+    adjudication_horizon : int
         Actions before the tie-break in the adjudicated game when ``rules.horizon``
         is None (default 10; the cost grows linearly with it).
     cache_dir : path-like, optional
@@ -117,13 +118,13 @@ def balance(rules: Rules | None = None, *, n_games: int = 200, seed=0, horizon: 
         * ``setup_pairs_first_mover_wins``, ``setup_pairs_drawn``,
           ``setup_pairs_second_mover_wins`` (exact): shares of setup pairs;
         * ``horizon_value_first_mover``, ``horizon_pairs_drawn`` (exact): the same game
-          adjudicated after ``horizon`` actions;
+          adjudicated after ``rules.horizon`` (else ``adjudication_horizon``) actions;
         * ``selfplay_first_mover_edge``, ``selfplay_draws``, ``selfplay_actions`` (MC):
           hidden-information self-play of two determinizing agents.
 
     Examples
     --------
-    >>> card = balance(Rules(length=3), n_games=10, horizon=4)
+    >>> card = balance(Rules(length=3), n_games=10, adjudication_horizon=4)
     >>> float(card.set_index("metric").loc["setup_value_first_mover", "value"])
     -0.1
     """
@@ -131,7 +132,8 @@ def balance(rules: Rules | None = None, *, n_games: int = 200, seed=0, horizon: 
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a samarra Rules, got {type(rules).__name__}")
     n_games = check_count("n_games", n_games, 2)
-    horizon = check_count("horizon", rules.horizon if rules.horizon is not None else horizon)
+    horizon = rules.horizon if rules.horizon is not None else adjudication_horizon
+    horizon = check_count("adjudication_horizon", horizon)
     root = as_seed_sequence(seed)
     solved = check_solvable(solvable_rules(rules))
     show = sys.stderr.isatty() if progress is None else bool(progress)

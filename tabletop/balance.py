@@ -604,6 +604,8 @@ def cached_balance(game: str, rules, *, seed=0, cache: bool = True, **options) -
             pass
     card = check_card(entry.balance(rules, seed=seed, **options))
     if path is not None:
-        rows = json.loads(card.to_json(orient="values"))
+        rows = [[None if isinstance(x, float) and math.isnan(x) else
+                 (x.item() if isinstance(x, np.generic) else x) for x in row]
+                for row in card.itertuples(False)]  # exact floats (repr), NaN as null
         atomic_write_text(path, json.dumps({"key": key, "rows": rows}) + "\n")
     return card

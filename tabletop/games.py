@@ -152,7 +152,7 @@ GAMES: dict[str, Game] = {
                      "horizon": "samarra.horizon:solve_horizon"},
             simulators={"games": "samarra.simulate:play_games"},
             small_rules={"length": 3},
-            small_balance={"n_games": 20, "horizon": 4},
+            small_balance={"n_games": 20, "adjudication_horizon": 4},
         ),
         Game(
             name="commander",

@@ -18,7 +18,8 @@ SEED = 5
 
 @pytest.fixture(scope="module")
 def card(table33, cache):
-    return balance(RULES, n_games=N, seed=SEED, horizon=4, cache_dir=cache).set_index("metric")
+    card = balance(RULES, n_games=N, seed=SEED, adjudication_horizon=4, cache_dir=cache)
+    return card.set_index("metric")
 
 
 def test_schema(card):
@@ -62,7 +63,7 @@ def test_a_solve_says_its_estimate_first(tmp_path, cache, caplog, monkeypatch):
 
     monkeypatch.setattr(analyses, "solve", solve)
     with caplog.at_level(logging.WARNING, logger="samarra.analyses"), pytest.raises(Started):
-        balance(RULES, n_games=2, horizon=1, cache_dir=tmp_path, progress=True)
+        balance(RULES, n_games=2, adjudication_horizon=1, cache_dir=tmp_path, progress=True)
     assert "solving the 3 x 3 table (2,473,632 positions): about 2 s" in caplog.text
 
 
