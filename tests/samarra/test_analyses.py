@@ -28,7 +28,7 @@ def test_schema(card):
     assert "after 4 actions" in card.loc["horizon_pairs_drawn", "meaning"]
 
 
-def test_exact_rows_equal_the_solvers(card, table33):
+def test_exact_rows_equal_the_solvers(card, table33, cache):
     game = setup_game(table=table33)
     shares = game.outcome_shares()
     assert card.loc["setup_value_first_mover", "value"] == game.first_move_value
@@ -39,6 +39,7 @@ def test_exact_rows_equal_the_solvers(card, table33):
     assert card.loc["horizon_value_first_mover", "value"] == row["value to first mover"]
     assert card.loc["horizon_pairs_drawn", "value"] == row["draw"]
     assert card.loc["setup_value_first_mover", "n"] == sum(table33.counts.values())
+    assert len(list(cache.glob("horizon-3x3-*-H4-v1.json"))) == 1  # kept for the next card
 
 
 def test_monte_carlo_rows_equal_the_games_with_the_same_seed(card, table33):
