@@ -100,9 +100,11 @@ def balance(rules: Rules | None = None, *, n_games: int = 20_000, seed=0,
     seed : None, int, SeedSequence or Generator
         Root seed; the heuristic games run on child 0, the random ones on child 1
         (:func:`tabletop.sweep.task_seed`).
-    duel_grid, coalition_grid : int
-        Bid grids of the exact solves (rounded up to multiples of ``bid_step``,
-        :func:`grid_for`; default 10 and 50).
+    duel_grid : int
+        Bid grid of the 1 vs 1 solve, rounded up to a multiple of bid_step
+        (:func:`grid_for`; default 10; 5 costs about 22 s more).
+    coalition_grid : int
+        Bid grid of the coalition solves, rounded up likewise (default 50).
     jobs : int
         Processes: with 2 (default) the coalition solves run in a second process
         while this one solves the duel and simulates; 1 runs everything here.

@@ -139,7 +139,8 @@ def balance(rules: Rules | None = None, *, n_games: int = 500, seed=0,
         (:func:`tabletop.sweep.task_seed`).
     adjudication_horizon : int
         Actions before the tie-break in the adjudicated game when ``rules.horizon``
-        is None (default 10; the cost grows linearly with it).
+        is None (default 10; the first actions cost most: minutes on 3 x 5, then
+        cached beside the table).
     cache_dir : path-like, optional
         Folder of solved tables (default :func:`samarra.solve.cache_dir`).
     progress : bool, optional

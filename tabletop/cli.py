@@ -594,16 +594,18 @@ def card_options(balance) -> list[tuple[str, type, object]]:
 
 def _add_card_options(parser, balance) -> None:
     group = parser.add_argument_group("card", "sizes and grids of the card's computations")
+    docs = _field_docs(balance)  # the numpydoc Parameters of balance()
     for name, kind, default in card_options(balance):
         flag = "--" + name.replace("_", "-")
+        text = docs.get(name, name.replace("_", " ")).replace("``", "").replace("%", "%%")
+        text = f"{text} (default: {default})" if "default" not in text else text
         if kind is bool:
             group.add_argument(flag, dest="card_" + name, action=_Switch, default=default,
-                               help=f"(default: {default})")  # fmt: skip
+                               help=text)  # fmt: skip
         else:
             conv = _positive_int if kind is int else kind
             group.add_argument(flag, dest="card_" + name, type=conv, default=default,
-                               metavar=kind.__name__.upper(),
-                               help=f"(default: {default})")  # fmt: skip
+                               metavar=kind.__name__.upper(), help=text)  # fmt: skip
 
 
 def _card_kwargs(args) -> dict:
