@@ -2,6 +2,7 @@
 
 from citadel.agents import AGENTS, agent
 from citadel.alliances import EmpiricalGame, empirical_game
+from citadel.analyses import balance
 from citadel.coalitions import (
     AllianceAnalysis,
     SidesCheck,
@@ -35,6 +36,7 @@ __all__ = [
     "SidesSolution",
     "agent",
     "alliance_analysis",
+    "balance",
     "check_sides",
     "check_solution",
     "coalition_values",

@@ -22,7 +22,12 @@ Subcommands (every rule knob of :class:`citadel.Rules` is an option: ``--radius 
   the value from the start, each side's score, the draw chance and exploitability;
 * ``alliances``: every coalition's value with the seats' Shapley values and the least
   core (:func:`citadel.coalitions.alliance_analysis`);
-* ``sweep``: ``simulate`` or ``solve`` over a ``--grid`` of knobs
+* ``balance``: the balance card (:func:`citadel.balance`): one row per metric with its
+  95 % interval, exact or Monte Carlo; ``compare``: the card of the rules given
+  beside the seed's rules (or ``--baseline KNOB=V``, repeatable), each metric's
+  difference with its interval, ``*`` where significant, and a verdict;
+  ``--format md`` writes a Markdown card with one figure (:mod:`tabletop.balance`);
+* ``sweep``: ``simulate``, ``solve`` or ``balance`` over a ``--grid`` of knobs
   (``--grid radius=1,2 capital=10,20``), one row per variant, run by
   :func:`tabletop.sweep.sweep` on ``--jobs`` local processes or a dask scheduler
   (``--dask ADDRESS``); ``--store DIR`` keeps finished variants so a rerun resumes;
@@ -36,6 +41,7 @@ stderr and exits with a non-zero code.
 from __future__ import annotations
 
 import argparse
+import functools
 import re
 
 import numba
@@ -48,9 +54,10 @@ from citadel.rules import DIRECTIONS, STEPS, Rules
 from citadel.simulate import simulate_games
 from citadel.whole_game import check_solution, solve_duel_game
 from tabletop import cli
+from tabletop.balance import balance_task
 from tabletop.sweep import expand_grid
 
-ANALYSES = ("simulate", "solve")
+ANALYSES = ("simulate", "solve", "balance")
 DIRECTION_CHOICES = ("axis", "fees", "all")
 _ORDER = re.compile(r"^\s*(\d+)\s*[: ]?\s*([A-Za-z]+|[0-7])?\s*$")
 
@@ -126,7 +133,8 @@ def solve_analysis(*, seed=None, directions: str = "axis", **knobs) -> dict:
     }
 
 
-_ANALYSIS = {"simulate": simulate_analysis, "solve": solve_analysis}
+_ANALYSIS = {"simulate": simulate_analysis, "solve": solve_analysis,
+             "balance": functools.partial(balance_task, game="citadel")}  # fmt: skip
 
 
 # --- the subcommands: args -> DataFrame ---
@@ -206,6 +214,8 @@ def _sweep(args) -> pd.DataFrame:
         for variant in expand_grid(grid):  # every variant checked before any work starts
             _duel_rules({**base, **variant})
         fixed["directions"] = args.directions
+    elif args.analysis == "balance":  # one process per variant
+        fixed.update(n_games=args.games, jobs=1)
     else:
         fixed.update(games=args.games, agents=tuple(args.agents or ()))
         for variant in expand_grid(grid):
@@ -288,6 +298,7 @@ def build_parser() -> cli.ArgumentParser:
     cli.add_sweep_options(sub, ANALYSES, "radius=1,2 capital=10,20")
     directions(sub)
     simulation(sub, 2_000)
+    cli.add_balance_commands(commands, "citadel", Rules)
     cli.add_report_command(commands, "Master Citadel", "citadel*.ipynb")
     return parser
 

@@ -1,5 +1,6 @@
 """Master & Commander: gold market, economy, conflicts, decks (RULES.md §4)."""
 
+from commander.analyses import balance
 from commander.cards import CardDataError, CardSet, Deck, load_cards, load_decks
 from commander.conflicts import (
     BattleOdds,
@@ -45,6 +46,7 @@ __all__ = [
     "Rules",
     "Strategy",
     "Violation",
+    "balance",
     "battle",
     "battle_odds",
     "buy_price",

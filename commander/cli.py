@@ -22,7 +22,12 @@ Subcommands (every rule knob of :class:`commander.Rules` is an option: ``--win-g
   (:func:`commander.simulate_economy`); ``--show wins`` (each player's wins),
   ``seats`` (each seat's) or ``turns`` (the law of the winning round); ``--jobs``
   numba threads;
-* ``sweep``: ``race`` or ``simulate`` over a ``--grid`` of knobs
+* ``balance``: the balance card (:func:`commander.balance`): one row per metric with its
+  95 % interval, exact or Monte Carlo; ``compare``: the card of the rules given
+  beside the seed's rules (or ``--baseline KNOB=V``, repeatable), each metric's
+  difference with its interval, ``*`` where significant, and a verdict;
+  ``--format md`` writes a Markdown card with one figure (:mod:`tabletop.balance`);
+* ``sweep``: ``race``, ``simulate`` or ``balance`` over a ``--grid`` of knobs
   (``--grid win_gold=8,10 max_gold_per_transaction=2,3``), one row per variant, run by
   :func:`tabletop.sweep.sweep` on ``--jobs`` local processes or a dask scheduler
   (``--dask ADDRESS``); ``--store DIR`` keeps finished variants. The two tuple
@@ -37,6 +42,7 @@ stderr and exits with a non-zero code.
 from __future__ import annotations
 
 import argparse
+import functools
 
 import numba
 import pandas as pd
@@ -48,9 +54,10 @@ from commander.economy import seat_advantage, simulate_economy, strategy_wins, w
 from commander.race import DEFAULT_HORIZON, solve_race
 from commander.rules import Rules
 from tabletop import cli
+from tabletop.balance import balance_task
 from tabletop.sweep import expand_grid
 
-ANALYSES = ("race", "simulate")
+ANALYSES = ("race", "simulate", "balance")
 PAIR_KNOBS = {"exchange_rates": int, "votes_by_rank": str}  # tuples of (key, int) pairs
 DEFAULT_PLAYERS = ("spanish_sample", "ghost_sample")
 
@@ -179,7 +186,8 @@ def simulate_analysis(*, seed=None, games: int = 2_000, players=(), cards_file=N
     return row
 
 
-_ANALYSIS = {"race": race_analysis, "simulate": simulate_analysis}
+_ANALYSIS = {"race": race_analysis, "simulate": simulate_analysis,
+             "balance": functools.partial(balance_task, game="commander")}  # fmt: skip
 
 
 # --- the subcommands: args -> DataFrame ---
@@ -295,6 +303,8 @@ def _sweep(args) -> pd.DataFrame:
     fixed = dict(base)
     if args.analysis == "race":
         fixed.update(_race_fixed(args))
+    elif args.analysis == "balance":
+        fixed["n_games"] = args.games
     else:
         fixed.update(games=args.games, players=tuple(args.players or DEFAULT_PLAYERS),
                      cards_file=args.cards, decks_file=args.decks)  # fmt: skip
@@ -305,6 +315,26 @@ def _sweep(args) -> pd.DataFrame:
                 raise ValueError(f"games must be >= 1, got {args.games}")
             _decks(args.cards, args.decks, fixed["players"], rules)
     return cli.run_sweep(args, "commander", _ANALYSIS[args.analysis], grid, fixed)
+
+
+def _pair_options(sub) -> None:
+    """The two pair knobs as options (they have no plain option form)."""
+    group = sub.add_argument_group("rules (pairs)")
+    group.add_argument(
+        "--exchange-rates", type=_pairs_option("exchange_rates", int), default=None,
+        metavar="STOCK:RATE,...", help="ICROE bands (default: 13:1,10:2,7:3,4:4,1:5,0:6)",
+    )  # fmt: skip
+    group.add_argument(
+        "--votes-by-rank", type=_pairs_option("votes_by_rank", str), default=None,
+        metavar="RANK:VOTES,...", help="votes per rank in a referendum",
+    )  # fmt: skip
+
+
+def _parse_pair_knob(name: str, text: str):
+    """A ``--baseline`` value of a pair knob (``exchange_rates=13:1,0:6``)."""
+    if name in PAIR_KNOBS:
+        return parse_pairs(name, text, PAIR_KNOBS[name])
+    return NotImplemented
 
 
 def build_parser() -> cli.ArgumentParser:
@@ -318,15 +348,7 @@ def build_parser() -> cli.ArgumentParser:
     def command(name: str, help: str, run, seed: bool = True, jobs: bool = True):
         sub = cli.add_command(commands, name, help, run, Rules, seed=seed, jobs=jobs,
                               exclude=tuple(PAIR_KNOBS))  # fmt: skip
-        group = sub.add_argument_group("rules (pairs)")
-        group.add_argument(
-            "--exchange-rates", type=_pairs_option("exchange_rates", int), default=None,
-            metavar="STOCK:RATE,...", help="ICROE bands (default: 13:1,10:2,7:3,4:4,1:5,0:6)",
-        )  # fmt: skip
-        group.add_argument(
-            "--votes-by-rank", type=_pairs_option("votes_by_rank", str), default=None,
-            metavar="RANK:VOTES,...", help="votes per rank in a referendum",
-        )  # fmt: skip
+        _pair_options(sub)
         return sub
 
     def race_options(sub):
@@ -421,6 +443,8 @@ def build_parser() -> cli.ArgumentParser:
     cli.add_sweep_options(sub, ANALYSES, "win_gold=8,10 exchange_rates='13:1,0:6;10:1,0:3'")
     race_options(sub)
     economy(sub, 500)
+    cli.add_balance_commands(commands, "commander", Rules, knobs=_knobs, parse=_parse_pair_knob,
+                             extra=_pair_options, exclude=tuple(PAIR_KNOBS))  # fmt: skip
     cli.add_report_command(commands, "Master & Commander", "commander*.ipynb")
     return parser
 

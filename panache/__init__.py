@@ -2,6 +2,7 @@
 
 from panache.advise import advise
 from panache.agents import Agent
+from panache.analyses import balance
 from panache.attack import ExchangeResult, attack_distribution, exchange
 from panache.committed import CommittedDuel, committed_duel
 from panache.duel import DuelSolution, solve_duel
@@ -47,6 +48,7 @@ __all__ = [
     "TurnSolution",
     "advise",
     "attack_distribution",
+    "balance",
     "committed_duel",
     "duel_keeps",
     "duel_spread",

@@ -7,7 +7,8 @@ turns a list of them (one per seat) into the integer rows its kernel reads.
   random non-empty subset of each roll is set aside; attack, counter and announce
   a Master Panache with probability 1/2, random target and stake).
 * ``Agent.heuristic(...)``: a rule of thumb. It plays its turn rolls with a named
-  :func:`panache.solve_turn` policy (default: the best expected total), attacks
+  :func:`panache.solve_turn` policy (default: the best expected total) or one of the
+  named human rules of thumb of :data:`panache.HUMAN_POLICIES` (``"roger"``...), attacks
   the player picked by ``target`` ("leader", "weakest" or "random") when the
   attack level is at least ``min_level`` (7: never), always or never counters,
   and announces a Master Panache with the largest legal stake ``"never"``,
@@ -37,6 +38,7 @@ from panache._game_kernels import (
     THREE,
     WEAKEST,
 )
+from panache.policy import HUMAN_POLICIES
 
 TARGETS = {"leader": LEADER, "weakest": WEAKEST, "random": RANDOM_TARGET}
 MP_RULES = {"never": MP_NEVER, "ahead": MP_WHEN_AHEAD, "always": MP_ALWAYS}
@@ -80,9 +82,10 @@ class Agent:
             raise TypeError(f"counter must be True or False, got {self.counter!r}")
         if self.mp not in MP_RULES:
             raise ValueError(f"mp must be one of {sorted(MP_RULES)}, got {self.mp!r}")
-        if self.turn_policy not in TURN_POLICIES:
+        if self.turn_policy not in TURN_POLICIES and self.turn_policy not in HUMAN_POLICIES:
             raise ValueError(
-                f"turn_policy must be one of {TURN_POLICIES}, got {self.turn_policy!r}"
+                f"turn_policy must be one of {TURN_POLICIES} or a human policy "
+                f"{tuple(HUMAN_POLICIES)}, got {self.turn_policy!r}"
             )
 
     @classmethod

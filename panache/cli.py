@@ -16,7 +16,13 @@ Subcommands (every rule knob of :class:`panache.Rules` is an option: ``--n-dice 
 * ``simulate``: ``--games`` simulated games (:func:`panache.simulate_games`) between
   ``--agents`` (default: one rule-of-thumb player per seat), or a ``--tournament``
   over every seating (:func:`panache.tournament`); ``--jobs`` numba threads;
-* ``sweep``: one of the analyses above over a ``--grid`` of knobs
+* ``balance``: the balance card (:func:`panache.balance`): one row per metric with its
+  95 % interval, exact or Monte Carlo; ``compare``: the card of the rules given
+  beside the seed's rules (or ``--baseline KNOB=V``, repeatable), each metric's
+  difference with its interval, ``*`` where significant, and a verdict;
+  ``--format md`` writes a Markdown card with one figure (:mod:`tabletop.balance`);
+* ``sweep``: one of the analyses above (``balance``: one card per variant, ``--games``
+  games per simulation) over a ``--grid`` of knobs
   (``--grid start_points=25,35,50 n_dice=4,5,6``), one row per variant, run by
   :func:`tabletop.sweep.sweep` on ``--jobs`` local processes or a dask scheduler
   (``--dask ADDRESS``); ``--store DIR`` keeps finished variants so a rerun resumes;
@@ -32,6 +38,8 @@ A mistake prints one line ``error: ...`` on stderr and exits with a non-zero cod
 
 from __future__ import annotations
 
+import functools
+
 import numba
 import pandas as pd
 
@@ -42,9 +50,10 @@ from panache.game import simulate_games, tournament
 from panache.rules import Rules
 from panache.turn import solve_turn, utility_vector
 from tabletop import cli
+from tabletop.balance import balance_task
 from tabletop.sweep import expand_grid
 
-ANALYSES = ("turn", "duel", "simulate")
+ANALYSES = ("turn", "duel", "simulate", "balance")
 _AGENT_FIELDS = {"target": str, "min_level": int, "counter": bool, "mp": str,
                  "turn_policy": str, "label": str}  # fmt: skip
 
@@ -125,7 +134,8 @@ def simulate_analysis(*, seed=None, games: int = 10_000, agents=(), **knobs) -> 
     return row
 
 
-_ANALYSIS = {"turn": turn_analysis, "duel": duel_analysis, "simulate": simulate_analysis}
+_ANALYSIS = {"turn": turn_analysis, "duel": duel_analysis, "simulate": simulate_analysis,
+             "balance": functools.partial(balance_task, game="panache")}  # fmt: skip
 
 
 # --- the subcommands: args -> DataFrame ---
@@ -188,6 +198,8 @@ def _sweep(args) -> pd.DataFrame:
     if args.analysis == "turn":
         utility_vector(Rules(**base), args.utility)  # a bad --utility fails here, once
         fixed["utility"] = args.utility
+    elif args.analysis == "balance":
+        fixed["n_games"] = args.games
     elif args.analysis == "simulate":
         fixed.update(games=args.games, agents=tuple(args.agents or ()))
         for spec in fixed["agents"]:
@@ -256,6 +268,7 @@ def build_parser() -> cli.ArgumentParser:
     cli.add_sweep_options(sub, ANALYSES, "n_dice=4,5,6 start_points=25,35")
     utility(sub)
     simulation(sub, 2_000)
+    cli.add_balance_commands(commands, "panache", Rules)
     cli.add_report_command(commands, "Master Panache", "panache_*.ipynb")
     return parser
 

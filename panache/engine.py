@@ -233,9 +233,12 @@ def _solve(rules, utility):
 def play_game(rules: Rules, agents, rng: random.Random, max_turns: int = 100_000):
     """Play one game; return the final :class:`GameState` and the number of turns."""
     from panache.duel import solve_duel
+    from panache.policy import human_policy
     from panache.turn import solve_turn
 
     policies = {name: solve_turn(rules, name).policy for name in ("ev", "positive", "zero")}
+    for name in {a.turn_policy for a in agents} - set(policies):
+        policies[name] = human_policy(rules, name)
     duel = solve_duel(rules) if any(a.kind == "duel" for a in agents) else None
     players = [_Player(a, rules, policies, duel) for a in agents]
     state = GameState.start(rules, len(agents))

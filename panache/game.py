@@ -16,6 +16,7 @@ import pandas as pd
 from panache._game_kernels import N_STATS, simulate_games_kernel
 from panache.agents import TURN_POLICIES, Agent
 from panache.duel import max_points, solve_duel
+from panache.policy import human_policy
 from panache.rules import Rules
 from panache.simulate import policy_arrays
 from panache.three import solve_three
@@ -196,6 +197,9 @@ def _kernel_inputs(rules: Rules, agents) -> dict:
     arrays = policy_arrays(rules, solve_turn(rules, "ev").policy)
     named = [_turn_steps(rules, name) for name in (*TURN_POLICIES, "zero")]
     policy_ids = {name: i for i, name in enumerate(TURN_POLICIES)}
+    for name in sorted({a.turn_policy for a in agents} - set(TURN_POLICIES)):
+        policy_ids[name] = len(named)  # a human rule of thumb (panache.HUMAN_POLICIES)
+        named.append(policy_arrays(rules, human_policy(rules, name))["step"])
     top = max_points(rules)
     kinds = {a.kind for a in agents}
     blocks = [np.stack(named)]

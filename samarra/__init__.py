@@ -8,6 +8,7 @@ from samarra.agents import (
     View,
     determinizations,
 )
+from samarra.analyses import balance
 from samarra.engine import Action, Game, GameResult, apply_action, legal_actions, tie_break
 from samarra.horizon import HorizonGame, horizon_values, solve_horizon
 from samarra.position import Position, format_position, parse_position, setups, start_position
@@ -33,6 +34,7 @@ __all__ = [
     "Value",
     "View",
     "apply_action",
+    "balance",
     "compare_variants",
     "determinizations",
     "format_position",

@@ -13,8 +13,14 @@ Subcommands (every rule knob of :class:`samarra.Rules` is an option: ``--length 
 * ``play``: ``--games`` hidden-information games between ``--black`` and ``--white``
   agents (:func:`samarra.play_games`), one row per game;
 * ``tournament``: every ordered pair of ``--agents`` (:func:`samarra.tournament`);
-* ``sweep``: ``solve`` (one :func:`samarra.compare_variants` row per variant) or
-  ``play`` over a ``--grid`` of knobs (``--grid length=3,4 adjacency=orthogonal,king``),
+* ``balance``: the balance card (:func:`samarra.balance`): one row per metric with its
+  95 % interval, exact or Monte Carlo; ``compare``: the card of the rules given
+  beside the seed's rules (or ``--baseline KNOB=V``, repeatable), each metric's
+  difference with its interval, ``*`` where significant, and a verdict;
+  ``--format md`` writes a Markdown card with one figure (:mod:`tabletop.balance`);
+* ``sweep``: ``solve`` (one :func:`samarra.compare_variants` row per variant),
+  ``play`` or ``balance`` (one card per variant) over a ``--grid`` of knobs
+  (``--grid length=3,4 adjacency=orthogonal,king``),
   run by :func:`tabletop.sweep.sweep` on ``--jobs`` local processes or a dask
   scheduler (``--dask ADDRESS``); ``--store DIR`` keeps finished variants;
 * ``report``: runs the Samarra notebooks (:mod:`tabletop.notebooks`), which write
@@ -29,11 +35,13 @@ stderr and exits with a non-zero code.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import fields
 from pathlib import Path
 
 import pandas as pd
 
+from samarra import analyses
 from samarra.agents import DeterminizingAgent, GreedyAgent, ISMCTSAgent, RandomAgent
 from samarra.position import parse_position
 from samarra.rules import Rules
@@ -42,9 +50,10 @@ from samarra.simulate import play_games, tournament
 from samarra.solve import check_solvable, solve
 from samarra.variants import compare_variants
 from tabletop import cli
+from tabletop.balance import balance_task
 from tabletop.sweep import expand_grid
 
-ANALYSES = ("solve", "play")
+ANALYSES = ("solve", "play", "balance")
 AGENT_KINDS = ("random", "greedy", "determinizing", "ismcts")
 _AGENT_FIELDS = {"determinizing": {"use_merchant": bool},
                  "ismcts": {"iterations": int, "depth": int, "exploration": float}}  # fmt: skip
@@ -134,7 +143,8 @@ def play_analysis(*, seed=None, games: int = 100, black: str = "greedy",
     }
 
 
-_ANALYSIS = {"solve": solve_analysis, "play": play_analysis}
+_ANALYSIS = {"solve": solve_analysis, "play": play_analysis,
+             "balance": functools.partial(balance_task, game="samarra")}  # fmt: skip
 
 
 # --- the subcommands: args -> DataFrame ---
@@ -192,13 +202,15 @@ def _sweep(args) -> pd.DataFrame:
     grid = cli.sweep_grid(args, Rules, base)
     for variant in expand_grid(grid):  # every variant checked before any work starts
         rules = Rules(**base, **variant)
-        if args.analysis == "solve":
-            check_solvable(rules)
+        if args.analysis in ("solve", "balance"):
+            check_solvable(analyses.solvable_rules(rules))
     fixed = dict(base, cache_dir=args.cache_dir)
     if args.analysis == "play":
         for spec in (args.black, args.white):
             parse_agent(spec, lambda: None)
         fixed.update(games=args.games, black=args.black, white=args.white)
+    elif args.analysis == "balance":
+        fixed.update(n_games=args.games, progress=False)
     return cli.run_sweep(args, "samarra", _ANALYSIS[args.analysis], grid, fixed)
 
 
@@ -246,6 +258,7 @@ def build_parser() -> cli.ArgumentParser:
     cli.add_sweep_options(sub, ANALYSES, "length=3,4 adjacency=orthogonal,king")
     games(sub, 100)
     pair(sub)
+    cli.add_balance_commands(commands, "samarra", Rules)
     cli.add_report_command(commands, "Samarra", "samarra*.ipynb")
     return parser
 

@@ -566,6 +566,165 @@ def finish(args: argparse.Namespace, frame: pd.DataFrame) -> int:
     problem = getattr(args, "problem", None)
     if not (problem and frame.empty):
         write_frame(frame, args.format)
+    after = getattr(args, "after", None)
+    if after:  # a paragraph after the table (compare's verdict)
+        print(after)
     if problem:
         raise CommandError(problem)
     return 0
+
+
+# ---- the balance card: ``balance`` and ``compare`` subcommands -------------------------
+
+CARD_FORMATS = (*FORMATS, "md")
+_CARD_SKIP = ("seed", "progress")  # balance() arguments that are not card options
+
+
+def card_options(balance) -> list[tuple[str, type, object]]:
+    """``(name, type, default)`` of the keyword options of a game's ``balance`` (its
+    sizes and grids), read from its signature; ``None`` defaults are strings."""
+    out = []
+    for p in inspect.signature(balance).parameters.values():
+        if p.kind is not p.KEYWORD_ONLY or p.name in _CARD_SKIP:
+            continue
+        kind = type(p.default) if p.default is not None else str
+        out.append((p.name, kind, p.default))
+    return out
+
+
+def _add_card_options(parser, balance) -> None:
+    group = parser.add_argument_group("card", "sizes and grids of the card's computations")
+    docs = _field_docs(balance)  # the numpydoc Parameters of balance()
+    for name, kind, default in card_options(balance):
+        flag = "--" + name.replace("_", "-")
+        text = docs.get(name, name.replace("_", " ")).replace("``", "").replace("%", "%%")
+        text = f"{text} (default: {default})" if "default" not in text else text
+        if kind is bool:
+            group.add_argument(flag, dest="card_" + name, action=_Switch, default=default,
+                               help=text)  # fmt: skip
+        else:
+            conv = _positive_int if kind is int else kind
+            group.add_argument(flag, dest="card_" + name, type=conv, default=default,
+                               metavar=kind.__name__.upper(), help=text)  # fmt: skip
+
+
+def _card_kwargs(args) -> dict:
+    return {k[len("card_"):]: v for k, v in vars(args).items() if k.startswith("card_")}
+
+
+def parse_knobs(specs, cls, parse=None) -> dict:
+    """``["min_bid=10", ...]`` (``--baseline``) as ``{"min_bid": 10}``, typed by ``cls``'s
+    fields; ``parse(name, text)`` may parse some knobs itself (returning ``NotImplemented``
+    for the others).
+
+    Examples
+    --------
+    >>> from dataclasses import dataclass
+    >>> @dataclass(frozen=True)
+    ... class Rules:
+    ...     n_dice: int = 5
+    >>> parse_knobs(["n-dice=4"], Rules)
+    {'n_dice': 4}
+    >>> parse_knobs(["dice=4"], Rules)
+    Traceback (most recent call last):
+    ...
+    tabletop.cli.UsageError: --baseline: unknown knob 'dice'; knobs are n_dice
+    """
+    types_ = {name: hint for name, hint, _ in rule_fields(cls)}
+    out = {}
+    for spec in specs or ():
+        name, sep, text = spec.partition("=")
+        name = name.strip().replace("-", "_")
+        if not sep or not text.strip():
+            raise UsageError(f"--baseline: expected KNOB=VALUE, got {spec!r}")
+        if name not in types_:
+            raise UsageError(f"--baseline: unknown knob {name!r}; knobs are {', '.join(types_)}")
+        if name in out:
+            raise UsageError(f"--baseline: knob {name!r} is given twice")
+        value = parse(name, text) if parse is not None else NotImplemented
+        out[name] = parse_value(name, text, types_[name]) if value is NotImplemented else value
+    return out
+
+
+def add_balance_commands(commands, game: str, rules, knobs=None, parse=None,
+                         extra=None, exclude=()):  # fmt: skip
+    """The ``balance`` and ``compare`` subcommands of ``game`` (an entry of
+    :mod:`tabletop.games`).
+
+    * ``balance``: the card of the rules given as options (:mod:`tabletop.balance`);
+    * ``compare``: the card of the rules given beside the seed's rules (or the
+      ``--baseline KNOB=V`` ones, repeatable), the difference of every metric with
+      its 95 % interval, a ``*`` where it is significant, and the verdict paragraph
+      (after the table; ``--format md`` writes a self-contained Markdown card to
+      ``--output``).
+
+    Both take the card's options (read from the game's ``balance`` signature:
+    ``--n-games``...), ``--seed`` (default 0) and ``--no-cache`` (cards are kept in
+    :func:`tabletop.balance.card_cache_dir`, keyed by everything they depend on).
+    ``knobs(args)`` reads the rule knobs (default :func:`rules_kwargs`), ``parse``
+    parses ``--baseline`` values of knobs with no plain option form, and
+    ``extra(sub)`` adds such options to both subcommands.
+    """
+    from tabletop.games import get
+
+    entry = get(game)
+    balance = entry.balance
+    knobs = knobs or rules_kwargs
+    subs = []
+    for name, help_ in (
+        ("balance", "the balance card: one row per metric, with its 95% interval"),
+        ("compare", "the balance card of a variant beside the seed's rules, with the "
+                    "differences, their significance and a verdict"),
+    ):  # fmt: skip
+        sub = commands.add_parser(name, help=help_, description=help_)
+        add_rules_options(sub, rules, exclude=exclude)
+        if extra is not None:
+            extra(sub)
+        _add_card_options(sub, balance)
+        group = sub.add_argument_group("run")
+        group.add_argument("--seed", type=_nonnegative_int, default=0,
+                           help="root seed of the random streams (default: 0)")  # fmt: skip
+        group.add_argument("--no-cache", dest="cache", action="store_false",
+                           help="recompute cards even when a stored one matches")  # fmt: skip
+        formats = CARD_FORMATS if name == "compare" else FORMATS
+        group.add_argument("--format", choices=formats, default="table",
+                           help="output format (default: table)")  # fmt: skip
+        if name == "compare":
+            sub.add_argument("--baseline", action="append", default=[], metavar="KNOB=V",
+                             help="a knob of the baseline rules (repeatable; default: the "
+                                  "seed's rules)")  # fmt: skip
+            sub.add_argument("--output", default=None, metavar="FILE",
+                             help=f"where --format md writes (default: {game}-compare.md)")
+        sub.set_defaults(run=functools.partial(_run_card, game=game, rules=rules, knobs=knobs,
+                                               parse=parse, command=name))  # fmt: skip
+        subs.append(sub)
+    return subs
+
+
+def _run_card(args, game: str, rules, knobs, parse, command: str):
+    from tabletop import balance as card
+
+    options = _card_kwargs(args)
+    variant = knobs(args)
+    if command == "balance":
+        return card.cached_balance(game, rules(**variant), seed=args.seed, cache=args.cache,
+                                   **options)  # fmt: skip
+    baseline = parse_knobs(args.baseline, rules, parse)
+    res = card.compare_rules(game, variant, baseline, seed=args.seed, cache=args.cache,
+                             **options)  # fmt: skip
+    if args.format == "md":
+        from pathlib import Path
+
+        from tabletop.files import atomic_write_text
+        from tabletop.games import get
+
+        path = Path(args.output or f"{game}-compare.md")
+        atomic_write_text(path, res.markdown(get(game).title))
+        args.format = "table"
+        return pd.DataFrame({"wrote": [str(path)]})
+    if args.format == "table":
+        import textwrap
+
+        args.after = "\n" + textwrap.fill(res.verdict, 100)
+        return card.compare_text(res.table)
+    return res.table

@@ -15,7 +15,14 @@ variant, the knobs as the first columns, the analysis's results after them.
   the seed and on its place in the grid, never on the executor, the number of
   workers or the order in which tasks finish. Deterministic analyses ignore it.
 * **Results.** The analysis returns a mapping (or a :class:`pandas.Series`) of
-  scalars: numbers, strings, booleans or None. Each becomes a column.
+  scalars: numbers, strings, booleans or None. Each becomes a column. An analysis
+  may also return a :class:`pandas.DataFrame` of such scalars (a *table*, e.g. a
+  balance card): each of its rows becomes a row of the sweep's frame, the knobs
+  repeated, so a grid of variants gives one tidy frame of tables.
+* **Named analyses.** ``analysis="<game>.balance"`` runs the balance card of a game
+  of the registry (:mod:`tabletop.games`, :func:`tabletop.balance.balance_task`): a
+  grid knob that is a field of the game's rules changes the rules, a fixed argument
+  that is not (``n_games``...) goes to its ``balance``.
 * **Executors.** ``executor=None`` runs ``jobs`` local worker processes
   (:class:`concurrent.futures.ProcessPoolExecutor`, started with ``spawn``; ``jobs=1``
   runs every task in the calling process). Any :class:`concurrent.futures.Executor`
@@ -39,6 +46,7 @@ A progress bar (tqdm) is shown on a terminal (``progress=None``) or on request.
 from __future__ import annotations
 
 import concurrent.futures as cf
+import functools
 import hashlib
 import itertools
 import json
@@ -73,8 +81,9 @@ class SweepResult:
     Attributes
     ----------
     frame : pandas.DataFrame
-        One row per successful task, indexed by its number in grid order (``task``):
-        the knobs, then the results.
+        One row per successful task (one per row of its table when the analysis
+        returns tables), indexed by its number in grid order (``task``): the knobs,
+        then the results.
     failures : pandas.DataFrame
         One row per failed task, indexed by ``task``: the knobs and ``error``, the
         exception's type and first line.
@@ -226,24 +235,36 @@ def _result_value(key, value):
     )
 
 
+def _results(out: Mapping, knobs: dict) -> dict:
+    results = {}
+    for key, value in out.items():
+        if not isinstance(key, str):
+            raise TypeError(f"result names must be strings, got {key!r}")
+        if key in knobs:
+            raise ValueError(f"result {key!r} has the name of a knob")
+        results[key] = _result_value(key, value)
+    return results
+
+
 def _run_task(analysis: Callable, knobs: dict, fixed: dict, seed) -> tuple[str, object]:
-    """Worker side: run one task; return ("ok", results) or ("error", one line)."""
+    """Worker side: run one task; return ("ok", results) or ("error", one line).
+
+    The results are a dict, or a list of dicts when the analysis returns a table."""
     try:
         out = analysis(**knobs, **fixed, seed=seed)
         if isinstance(out, pd.Series):
             out = out.to_dict()
+        if isinstance(out, pd.DataFrame):
+            records = out.to_dict("records")
+            if not records:
+                raise ValueError("the analysis returned an empty table")
+            return "ok", [_results(r, knobs) for r in records]
         if not isinstance(out, Mapping):
             raise TypeError(
-                f"the analysis must return a mapping or a pandas Series, got {type(out).__name__}"
+                "the analysis must return a mapping, a pandas Series or a pandas DataFrame, "
+                f"got {type(out).__name__}"
             )
-        results = {}
-        for key, value in out.items():
-            if not isinstance(key, str):
-                raise TypeError(f"result names must be strings, got {key!r}")
-            if key in knobs:
-                raise ValueError(f"result {key!r} has the name of a knob")
-            results[key] = _result_value(key, value)
-        return "ok", results
+        return "ok", _results(out, knobs)
     except Exception as exc:  # reported beside the frame; the other tasks go on
         return "error", _one_line(exc)
 
@@ -277,16 +298,39 @@ class _Store:
         if data.get("version") != STORE_VERSION or data.get("key") != key:
             return None
         result = data.get("result")
-        if not isinstance(result, dict):
-            return None
-        ok = (type(v) in (int, float, str, bool) or v is None for v in result.values())
-        if not all(ok) or any(k in key["knobs"] for k in result):
-            return None
+        tables = result if isinstance(result, list) and result else [result]
+        for table in tables:
+            if not isinstance(table, dict):
+                return None
+            ok = (type(v) in (int, float, str, bool) or v is None for v in table.values())
+            if not all(ok) or any(k in key["knobs"] for k in table):
+                return None
         return result
 
-    def write(self, key: dict, result: dict) -> None:
+    def write(self, key: dict, result: dict | list) -> None:
         record = {"format": STORE_FORMAT, "version": STORE_VERSION, "key": key, "result": result}
         atomic_write_text(self.path(key), json.dumps(record, indent=1) + "\n")
+
+
+def _with_knobs(knobs: dict, result: dict | list) -> dict | list:
+    if isinstance(result, list):
+        return [{**knobs, **r} for r in result]
+    return {**knobs, **result}
+
+
+def _named_analysis(analysis: str, name):
+    """``"<game>.balance"``: the registry's balance task for that game, and its name."""
+    from tabletop.games import names
+
+    game, _, what = analysis.partition(".")
+    if what != "balance" or game not in names():
+        raise ValueError(
+            f"a named analysis must be '<game>.balance' with game one of {names()}, "
+            f"got {analysis!r}"
+        )
+    from tabletop.balance import balance_task
+
+    return functools.partial(balance_task, game=game), name or analysis
 
 
 def _analysis_name(analysis, name) -> str:
@@ -371,10 +415,15 @@ def _run_pending(analysis, pending, fixed, executor, jobs, handle) -> None:
         owned.shutdown(wait=True)
 
 
-def _frame(rows: dict[int, dict], columns: list[str]) -> pd.DataFrame:
-    tasks = sorted(rows)
+def _records(result) -> list[dict]:
+    return result if isinstance(result, list) else [result]
+
+
+def _frame(rows: dict[int, dict | list], columns: list[str]) -> pd.DataFrame:
+    tasks = [t for t in sorted(rows) for _ in _records(rows[t])]
+    records = [r for t in sorted(rows) for r in _records(rows[t])]
     index = pd.Index(tasks, name="task", dtype=np.int64)
-    data = {c: [rows[t].get(c) for t in tasks] for c in columns}
+    data = {c: [r.get(c) for r in records] for c in columns}
     if not tasks:
         return pd.DataFrame({c: pd.Series([], dtype=object) for c in columns}, index=index)
     return pd.DataFrame(data, index=index, columns=columns)
@@ -396,8 +445,9 @@ def sweep(
 
     Parameters
     ----------
-    analysis : callable
-        ``analysis(**knobs, **fixed, seed=SeedSequence) -> mapping of scalars``.
+    analysis : callable or str
+        ``analysis(**knobs, **fixed, seed=SeedSequence) -> mapping of scalars`` (or a
+        DataFrame of them, a table); or ``"<game>.balance"``, the game's balance card.
     grid : mapping or list of mappings
         ``{knob: [values]}`` (the Cartesian product) or explicit variants.
     fixed : mapping, optional
@@ -433,6 +483,8 @@ def sweep(
     >>> res.ok, res.n_tasks
     (True, 4)
     """
+    if isinstance(analysis, str):
+        analysis, name = _named_analysis(analysis, name)
     if not callable(analysis):
         raise TypeError(f"analysis must be callable, got {type(analysis).__name__}")
     variants = expand_grid(grid)
@@ -465,7 +517,7 @@ def sweep(
         if cached is None:
             pending.append((i, knobs, child))
         else:
-            rows[i] = {**knobs, **cached}
+            rows[i] = _with_knobs(knobs, cached)
     n_cached = len(rows)
     show = sys.stderr.isatty() if progress is None else bool(progress)
     with tqdm(
@@ -476,7 +528,7 @@ def sweep(
         def handle(i: int, outcome: tuple[str, object]) -> None:
             status, value = outcome
             if status == "ok":
-                rows[i] = {**variants[i], **value}
+                rows[i] = _with_knobs(variants[i], value)
                 if keeper:
                     keeper.write(keeper.key(variants[i], seeds[i]), value)
             else:
@@ -487,7 +539,9 @@ def sweep(
 
     knob_names = list(dict.fromkeys(k for v in variants for k in v))
     result_names = list(
-        dict.fromkeys(k for i in sorted(rows) for k in rows[i] if k not in knob_names)
+        dict.fromkeys(
+            k for i in sorted(rows) for r in _records(rows[i]) for k in r if k not in knob_names
+        )
     )
     failed = {i: {**variants[i], "error": errors[i]} for i in errors}
     return SweepResult(

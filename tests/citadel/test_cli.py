@@ -197,3 +197,35 @@ def test_python_dash_m(capsys, monkeypatch):
     code, out, _ = run_module(["resolve", "32N", "32E", "18S", "5NW"])
     assert code == 0 and out.splitlines()[-1].split()[:3] == ["NE", "1", "1"]
     assert run_module(["solve", "--radius", "0"]) == (1, "", "error: radius must be 1..50, got 0\n")
+
+
+CARD = [*DUEL, "--n-games", "300", "--duel-grid", "5", "--coalition-grid", "10", "--jobs", "1"]
+
+
+def test_compare_min_bid(capsys, tmp_path, monkeypatch):
+    from tabletop.balance import compare_rules
+
+    monkeypatch.setenv("TABLETOP_CACHE_DIR", str(tmp_path))
+    rows = run_json(capsys, "compare", *CARD, "--min-bid", "5", "--baseline", "radius=1",
+                    "--baseline", "capital=10", "--baseline", "bid_step=5")  # fmt: skip
+    knobs = {"radius": 1, "capital": 10, "bid_step": 5}
+    res = compare_rules("citadel", {**knobs, "min_bid": 5}, knobs, seed=0, n_games=300,
+                        duel_grid=5, coalition_grid=10, jobs=1)  # fmt: skip
+    assert [r["difference"] for r in rows] == [
+        None if np.isnan(d) else d for d in res.table["difference"]]
+    assert [r["marker"] for r in rows] == res.table["marker"].tolist()
+    by = {r["metric"]: r for r in rows}
+    assert by["coalition_opposite"]["variant"] is None and by["coalition_opposite"]["marker"] == ""
+    code, out, _ = run(capsys, "compare", *CARD, "--min-bid", "5", "--baseline", "radius=1",
+                       "--baseline", "capital=10", "--baseline", "bid_step=5")  # fmt: skip
+    assert code == 0 and "cannot compare what two opposite seats can guarantee" in out
+
+
+def test_compare_bad_input(capsys):
+    for argv, message in [
+        (["compare", "--baseline", "radius=0"], "error: radius must be 1..50, got 0\n"),
+        (["compare", "--duel-grid", "0"], "expected a positive int, got 0"),
+        (["compare", "--baseline", "payment=some"], "payment must be one of"),
+    ]:
+        code, out, err = run(capsys, *argv)
+        assert code != 0 and out == "" and message in err and err.count("\n") == 1

@@ -246,3 +246,21 @@ def test_python_dash_m(capsys, monkeypatch):
     assert code == 0 and out.split()[:3] == ["win_turn", "doublons_left", "net_cost"]
     bad = run_module(["race", "--win-gold", "0"])
     assert bad == (1, "", "error: win_gold must be 1..50, got 0\n")
+
+
+def test_compare_and_pair_baseline(capsys, tmp_path, monkeypatch):
+    from tabletop.balance import compare_rules
+
+    monkeypatch.setenv("TABLETOP_CACHE_DIR", str(tmp_path))
+    argv = ["compare", "--win-gold", "8", "--baseline", "exchange_rates=13:1,0:5",
+            "--baseline", "win_gold=6", "--n-games", "400", "--seed", "3"]  # fmt: skip
+    rows = run_json(capsys, *argv)
+    res = compare_rules("commander", {"win_gold": 8},
+                        {"win_gold": 6, "exchange_rates": ((13, 1), (0, 5))}, seed=3,
+                        n_games=400)  # fmt: skip
+    assert [r["difference"] for r in rows] == res.table["difference"].tolist()
+    assert [r["marker"] for r in rows] == res.table["marker"].tolist()
+    code, out, err = run(capsys, *argv[:3], "--format", "csv", "--n-games", "400")
+    assert code == 0 and out.startswith("metric,baseline,baseline_low,")
+    code, out, err = run(capsys, "compare", "--baseline", "exchange_rates=13")
+    assert code == 1 and err.startswith("error: exchange_rates: expected KEY:INT pairs")

@@ -239,3 +239,49 @@ def test_advise_errors_are_one_line(capsys, argv, message):
     assert code != 0 and out == ""
     assert err.startswith("error: ") and err.count("\n") == 1
     assert re.search(message, err), err
+
+
+def test_compare_matches_the_library(capsys, tmp_path, monkeypatch):
+    from tabletop.balance import compare_rules
+
+    monkeypatch.setenv("TABLETOP_CACHE_DIR", str(tmp_path))
+    argv = ["compare", "--n-dice", "4", "--start-points", "6", "--baseline", "n_dice=3",
+            "--baseline", "start-points=6", "--n-games", "500", "--seed", "2"]  # fmt: skip
+    rows = run_json(capsys, *argv)
+    res = compare_rules("panache", {"n_dice": 4, "start_points": 6},
+                        {"n_dice": 3, "start_points": 6}, seed=2, n_games=500,
+                        cache=True)  # fmt: skip
+    assert [r["metric"] for r in rows] == res.table["metric"].tolist()
+    assert [r["difference"] for r in rows] == res.table["difference"].tolist()
+    assert [r["marker"] for r in rows] == res.table["marker"].tolist()
+    first = rows[0]
+    exact = solve_duel(Rules(n_dice=4, start_points=6)).first_player_win - solve_duel(
+        Rules(n_dice=3, start_points=6)).first_player_win
+    assert first["metric"] == "first_player_win" and first["difference"] == exact
+    assert first["low"] == first["high"] == exact and first["marker"] == "*"
+    code, out, err = run(capsys, *argv)
+    assert code == 0 and err == "" and "The variant moves the first player's winning" in out
+    path = tmp_path / "card.md"
+    code, out, _ = run(capsys, *argv, "--format", "md", "--output", str(path))
+    assert code == 0 and str(path) in out
+    text = path.read_text(encoding="utf-8")
+    assert text.count("data:image/png;base64,") == 1 and res.verdict in text
+
+
+def test_balance_command_and_bad_input(capsys, tmp_path, monkeypatch):
+    from panache import balance
+
+    monkeypatch.setenv("TABLETOP_CACHE_DIR", str(tmp_path))
+    rows = run_json(capsys, "balance", *TINY, "--n-games", "300", "--seed", "4")
+    card = balance(Rules(n_dice=3, start_points=6), n_games=300, seed=4)
+    assert [r["value"] for r in rows] == card["value"].tolist()
+    for argv, message in [
+        (["compare", "--baseline", "n_dice=9"], "error: n_dice must be 1..8, got 9\n"),
+        (["compare", "--baseline", "dice=3"], "error: --baseline: unknown knob 'dice'"),
+        (["compare", "--baseline", "n_dice"], "error: --baseline: expected KNOB=VALUE"),
+        (["compare", "--n-games", "0"], "expected a positive int, got 0"),
+        (["balance", "--format", "md"], "invalid choice: 'md'"),
+    ]:
+        code, out, err = run(capsys, *argv)
+        assert code != 0 and out == "" and err.startswith("error: ") and message in err
+        assert err.count("\n") == 1

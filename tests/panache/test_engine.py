@@ -21,6 +21,10 @@ LINEUPS = {
         ],
     ),
     "duel-heuristic": (Rules(start_points=10), [Agent.duel(), Agent.heuristic(mp="never")]),
+    "human-turn-rules": (
+        Rules(start_points=5, n_dice=3),
+        [Agent.heuristic(turn_policy="roger"), Agent.heuristic(turn_policy="nonnegative")],
+    ),
     "no-counters-no-gain": (
         Rules(start_points=12, counter_attacks=False, first_round_gain=False),
         [Agent.random(), Agent.heuristic(target="random"), Agent.duel()],

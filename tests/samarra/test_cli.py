@@ -200,3 +200,16 @@ def test_python_dash_m(capsys, monkeypatch, tiny):
     code, out, _ = run_module(["setup", *tiny])
     assert code == 0 and out.split()[0] == "value_black"
     assert run_module(["solve", "--width", "2"]) == (1, "", "error: width must be 3..40, got 2\n")
+
+
+def test_compare_a_played_game_knob(capsys, cache):
+    argv = ["compare", "--length", "3", "--max-actions", "300", "--baseline", "length=3",
+            "--n-games", "4", "--adjudication-horizon", "2", "--cache-dir", str(cache),
+            "--no-cache"]  # fmt: skip
+    rows = run_json(capsys, *argv)
+    exact = [r for r in rows if r["method"] == "exact"]
+    assert exact and all(r["difference"] == 0 and r["marker"] == "" for r in exact)
+    code, out, _ = run(capsys, *argv)
+    assert code == 0 and "leaves the setup game's value to the first mover at -0.1" in out
+    code, out, err = run(capsys, "compare", "--baseline", "width=2")
+    assert code == 1 and err == "error: width must be 3..40, got 2\n"

@@ -240,7 +240,8 @@ def test_results_as_series_and_bad_results():
     assert res.failures["error"].tolist() == [
         "ValueError: result 'n' has the name of a knob",
         "TypeError: result 'x' must be a scalar (number, string, boolean or None), got list",
-        "TypeError: the analysis must return a mapping or a pandas Series, got int",
+        "TypeError: the analysis must return a mapping, a pandas Series or a pandas "
+        "DataFrame, got int",
     ]
 
 

@@ -1,0 +1,212 @@
+"""The Ce soir, à Samarra balance card: the headline figures of a rules set in one table.
+
+:func:`balance` returns one row per metric of :data:`METRICS` (the columns of
+:mod:`tabletop.balance`): the setup game and the adjudicated game solved exactly from
+the perfect-information table (read from the disk cache when it is there, else solved
+and cached; a solve says its estimated time before it starts; the adjudicated game's
+two figures are cached beside the table, :func:`horizon_row`), and played games of
+hidden-information self-play. The list is fixed, so the cards of two variants line up
+(``python -m samarra compare``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import sys
+from pathlib import Path
+
+import numpy as np
+from tqdm import tqdm
+
+from samarra.agents import DeterminizingAgent
+from samarra.horizon import solve_horizon
+from samarra.rules import Rules
+from samarra.setup import setup_game
+from samarra.simulate import play_games
+from samarra.solve import cache_path, check_solvable, load_table, n_states, solve
+from tabletop.balance import Metric, build_card, estimate, exact
+from tabletop.seeding import as_seed_sequence, check_count
+from tabletop.stats import estimate_mean
+from tabletop.sweep import task_seed
+
+logger = logging.getLogger(__name__)
+
+#: Positions per second of the retrograde solve on 2 cores (README benchmarks, 3 x 5).
+SOLVE_RATE = 1.1e6
+
+#: States per second of the adjudicated game's backward induction to a horizon of about
+#: 10 actions on 2 cores (the first actions cost most: later ones skip decided states).
+HORIZON_RATE = 5e5
+HORIZON_VERSION = 1
+
+#: The card's rows, in order.
+METRICS = (
+    Metric("setup_value_first_mover", "exact", "score",
+           "value of the setup game to the side that moves first, perfect information "
+           "(setup_game; n: positions solved)"),
+    Metric("setup_pairs_first_mover_wins", "exact", "share",
+           "share of setup pairs the first mover wins with perfect information"),
+    Metric("setup_pairs_drawn", "exact", "share",
+           "share of setup pairs drawn with perfect information"),
+    Metric("setup_pairs_second_mover_wins", "exact", "share",
+           "share of setup pairs the second mover wins with perfect information"),
+    Metric("horizon_value_first_mover", "exact", "score",
+           "value of the setup game to the first mover when the tie-break decides after "
+           "{horizon} actions (solve_horizon)"),
+    Metric("horizon_pairs_drawn", "exact", "share",
+           "share of setup pairs drawn after {horizon} actions and the tie-break"),
+    Metric("selfplay_first_mover_edge", "monte carlo", "score",
+           "P(first mover wins) - P(second mover wins) in hidden-information self-play "
+           "(DeterminizingAgent on both sides, random setups)"),
+    Metric("selfplay_draws", "monte carlo", "probability",
+           "share of those self-play games drawn"),
+    Metric("selfplay_actions", "monte carlo", "actions",
+           "mean length of those self-play games, in actions"),
+)  # fmt: skip
+
+#: What the verdict of ``compare`` speaks of.
+VERDICT = {
+    "headlines": {"setup_value_first_mover": "the setup game's value to the first mover",
+                  "selfplay_first_mover_edge": "the first mover's edge in self-play"},
+    "length": "selfplay_actions",
+}  # fmt: skip
+
+
+def solvable_rules(rules: Rules) -> Rules:
+    """The rules the perfect-information solve uses (the played-game knobs dropped)."""
+    return dataclasses.replace(rules, max_actions=Rules().max_actions, horizon=None)
+
+
+def solve_estimate(rules: Rules, cache_dir=None) -> float:
+    """Seconds the table of ``rules`` would take to solve (0 when it is cached).
+
+    Examples
+    --------
+    >>> solve_estimate(Rules(), cache_dir="/nonexistent") > 60
+    True
+    """
+    rules = check_solvable(solvable_rules(rules))
+    path = cache_path(rules, cache_dir)
+    n = n_states(rules)
+    if path.is_file() and load_table(path, rules, n) is not None:
+        return 0.0
+    return n / SOLVE_RATE
+
+
+def horizon_row(table, horizon: int, cache_dir=None, bar=None) -> dict:
+    """The adjudicated game's summary row at ``horizon`` (:func:`samarra.solve_horizon`),
+    kept beside the solved table in the cache folder: the backward induction sweeps the
+    whole state index once per action (minutes on 3 x 5), its answer is two numbers.
+    """
+    import json
+
+    from samarra.solve import cache_dir as default_cache_dir
+    from tabletop.files import atomic_write_text
+
+    folder = Path(cache_dir) if cache_dir is not None else default_cache_dir()
+    path = folder / f"horizon-{table.rules.solver_key()}-H{horizon}-v{HORIZON_VERSION}.json"
+    try:
+        row = json.loads(path.read_text(encoding="utf-8"))
+        if set(row) == {"value to first mover", "draw"}:
+            return row
+    except (OSError, ValueError):
+        pass
+    seconds = n_states(table.rules) / HORIZON_RATE
+    message = f"solving the adjudicated game to horizon {horizon}: about {seconds:.0f} s"
+    logger.warning(message)
+    if bar is not None:
+        bar.set_description(message)
+    summary = solve_horizon(table=table, max_horizon=horizon).summary.loc[horizon]
+    row = {k: float(summary[k]) for k in ("value to first mover", "draw")}
+    atomic_write_text(path, json.dumps(row) + "\n")
+    return row
+
+
+def balance(rules: Rules | None = None, *, n_games: int = 500, seed=0,
+            adjudication_horizon: int = 10, cache_dir=None,
+            progress: bool | None = None):  # fmt: skip
+    """The balance card of ``rules`` (default: RULES.md's 3 x 5 board).
+
+    Parameters
+    ----------
+    rules : Rules, optional
+        The rules. Their ``horizon``, when set, is the adjudicated game's horizon.
+    n_games : int
+        Self-play games (default 500; a game on 3 x 5 takes about 0.04 s).
+    seed : None, int, SeedSequence or Generator
+        Root seed; the self-play games run on its child 0
+        (:func:`tabletop.sweep.task_seed`).
+    adjudication_horizon : int
+        Actions before the tie-break in the adjudicated game when ``rules.horizon``
+        is None (default 10; the first actions cost most: minutes on 3 x 5, then
+        cached beside the table).
+    cache_dir : path-like, optional
+        Folder of solved tables (default :func:`samarra.solve.cache_dir`).
+    progress : bool, optional
+        Show a progress bar over the card's steps (default: when stderr is a terminal).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per metric of :data:`METRICS`:
+
+        * ``setup_value_first_mover`` (exact): the setup game's value to the first mover;
+        * ``setup_pairs_first_mover_wins``, ``setup_pairs_drawn``,
+          ``setup_pairs_second_mover_wins`` (exact): shares of setup pairs;
+        * ``horizon_value_first_mover``, ``horizon_pairs_drawn`` (exact): the same game
+          adjudicated after ``rules.horizon`` (else ``adjudication_horizon``) actions;
+        * ``selfplay_first_mover_edge``, ``selfplay_draws``, ``selfplay_actions`` (MC):
+          hidden-information self-play of two determinizing agents.
+
+    Examples
+    --------
+    >>> card = balance(Rules(length=3), n_games=10, adjudication_horizon=4)
+    >>> float(card.set_index("metric").loc["setup_value_first_mover", "value"])
+    -0.1
+    """
+    rules = Rules() if rules is None else rules
+    if not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a samarra Rules, got {type(rules).__name__}")
+    n_games = check_count("n_games", n_games, 2)
+    horizon = rules.horizon if rules.horizon is not None else adjudication_horizon
+    horizon = check_count("adjudication_horizon", horizon)
+    root = as_seed_sequence(seed)
+    solved = check_solvable(solvable_rules(rules))
+    show = sys.stderr.isatty() if progress is None else bool(progress)
+    seconds = solve_estimate(solved, cache_dir)
+    steps = ["table", "setup game", f"horizon {horizon}", "self-play"]
+    with tqdm(total=len(steps), disable=not show, file=sys.stderr, unit="step",
+              desc="samarra card") as bar:  # fmt: skip
+        if seconds:
+            message = (f"solving the {solved.width} x {solved.length} table "
+                       f"({n_states(solved):,} positions): about {seconds:.0f} s")  # fmt: skip
+            logger.warning(message)
+            bar.set_description(message)
+        table = solve(solved, directory=cache_dir)
+        bar.update()
+        bar.set_description("samarra card")
+        states = int(n_states(solved))
+        entries = {}
+        game = setup_game(table=table)
+        shares = game.outcome_shares()
+        first, second = ("black wins", "white wins") if solved.first_side == 0 else \
+                        ("white wins", "black wins")  # fmt: skip
+        entries["setup_value_first_mover"] = exact(game.first_move_value, states)
+        entries["setup_pairs_first_mover_wins"] = exact(shares[first], states)
+        entries["setup_pairs_drawn"] = exact(shares["draw"], states)
+        entries["setup_pairs_second_mover_wins"] = exact(shares[second], states)
+        bar.update()
+        row = horizon_row(table, horizon, cache_dir, bar)
+        entries["horizon_value_first_mover"] = exact(row["value to first mover"], states)
+        entries["horizon_pairs_drawn"] = exact(row["draw"], states)
+        bar.update()
+        agent = DeterminizingAgent(table)
+        games = play_games(rules, agent, agent, n_games, seed=task_seed(root, 0))
+        winner = games["winner"].to_numpy()
+        edge = np.where(winner == solved.first_side, 1.0, np.where(winner < 0, 0.0, -1.0))
+        entries["selfplay_first_mover_edge"] = estimate(estimate_mean(edge))
+        entries["selfplay_draws"] = estimate(estimate_mean(winner < 0))
+        entries["selfplay_actions"] = estimate(estimate_mean(games["actions"].to_numpy()))
+        bar.update()
+    return build_card(METRICS, entries, horizon=horizon)

@@ -1,0 +1,80 @@
+"""The Master Citadel balance card against the library's own solvers and simulators."""
+
+import dataclasses
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from citadel import Rules, alliance_analysis, balance, simulate_games, solve_duel_game
+from citadel.analyses import COALITION_METRICS, METRICS, grid_for
+from tabletop.balance import COLUMNS, Z
+from tabletop.stats import estimate_mean
+from tabletop.sweep import task_seed
+from tests.conftest import Z_TOL
+
+RULES = Rules(radius=1, capital=10, bid_step=5)
+SIZES = {"n_games": 2000, "duel_grid": 5, "coalition_grid": 10, "jobs": 1}
+SEED = 5
+
+
+@pytest.fixture(scope="module")
+def card():
+    return balance(RULES, seed=SEED, **SIZES).set_index("metric")
+
+
+def test_schema_and_grids(card):
+    assert tuple(card.reset_index().columns) == COLUMNS
+    assert card.index.tolist() == [m.name for m in METRICS]
+    assert "bid grid 5" in card.loc["duel_value_start", "meaning"]
+    assert grid_for(Rules(bid_step=3), 10) == 12
+
+
+def test_exact_rows_equal_the_solvers(card):
+    duel = solve_duel_game(dataclasses.replace(RULES, n_players=2, bid_step=5))
+    assert card.loc["duel_value_start", "value"] == duel.value()
+    assert card.loc["duel_value_lead", "value"] == duel.value(1)
+    res = alliance_analysis(dataclasses.replace(RULES, n_players=4, bid_step=10))
+    values = res.values["value"]
+    assert card.loc["coalition_neighbours", "value"] == values["NE"]
+    assert card.loc["coalition_opposite", "value"] == values["NS"]
+    assert card.loc["coalition_trio", "value"] == values["NES"]
+    assert card.loc["least_core_epsilon", "value"] == res.least_core.epsilon
+    assert card.loc["core_empty", "value"] == float(res.least_core.core_is_empty)
+
+
+def test_monte_carlo_rows_equal_the_simulator_with_the_same_seed(card):
+    root = np.random.SeedSequence(SEED)
+    for i, (name, agent) in enumerate((("heuristic", "straight"), ("random", "random"))):
+        games = simulate_games(RULES, agent, SIZES["n_games"], seed=task_seed(root, i))
+        assert card.loc[f"draw_rate_{name}", "value"] == games.draws.mean()
+        assert card.loc[f"rounds_{name}", "value"] == games.rounds.mean()
+        stalled = games.draws & (games.rounds >= RULES.max_rounds)
+        assert card.loc[f"stall_rate_{name}", "value"] == stalled.mean()
+
+
+def test_an_independent_run_falls_within_the_intervals(card):
+    games = simulate_games(RULES, "random", 20_000, seed=99)
+    for metric, samples in (("draw_rate_random", games.draws), ("rounds_random", games.rounds)):
+        other = estimate_mean(samples)
+        se = (card.loc[metric, "high"] - card.loc[metric, "low"]) / (2 * Z)
+        assert abs(card.loc[metric, "value"] - other.mean) <= Z_TOL * np.hypot(se, other.stderr)
+
+
+def test_a_second_process_gives_the_same_card(card):
+    pd.testing.assert_frame_equal(
+        balance(RULES, seed=SEED, **{**SIZES, "jobs": 2}).set_index("metric"), card)
+
+
+def test_coalitions_need_abstention():
+    card = balance(dataclasses.replace(RULES, min_bid=5), seed=SEED, **SIZES).set_index("metric")
+    assert card.loc[list(COALITION_METRICS), "value"].isna().all()
+    assert "not solved" in card.loc["coalition_opposite", "meaning"]
+    assert np.isfinite(card.loc["duel_value_lead", "value"])
+
+
+def test_bad_input():
+    with pytest.raises(TypeError, match="rules must be a citadel Rules"):
+        balance(3)
+    with pytest.raises(ValueError, match="grid must be >= 1, got 0"):
+        balance(RULES, duel_grid=0)

@@ -1,0 +1,75 @@
+"""The Ce soir, à Samarra balance card against the library's own solvers and games."""
+
+import logging
+
+import numpy as np
+import pytest
+
+from samarra import Rules, analyses, balance, play_games, setup_game, solve_horizon
+from samarra.agents import DeterminizingAgent
+from samarra.analyses import METRICS, solve_estimate
+from tabletop.balance import COLUMNS
+from tabletop.sweep import task_seed
+
+RULES = Rules(length=3)
+N = 20
+SEED = 5
+
+
+@pytest.fixture(scope="module")
+def card(table33, cache):
+    card = balance(RULES, n_games=N, seed=SEED, adjudication_horizon=4, cache_dir=cache)
+    return card.set_index("metric")
+
+
+def test_schema(card):
+    assert tuple(card.reset_index().columns) == COLUMNS
+    assert card.index.tolist() == [m.name for m in METRICS]
+    assert "after 4 actions" in card.loc["horizon_pairs_drawn", "meaning"]
+
+
+def test_exact_rows_equal_the_solvers(card, table33, cache):
+    game = setup_game(table=table33)
+    shares = game.outcome_shares()
+    assert card.loc["setup_value_first_mover", "value"] == game.first_move_value
+    assert card.loc["setup_pairs_first_mover_wins", "value"] == shares["black wins"]
+    assert card.loc["setup_pairs_drawn", "value"] == shares["draw"]
+    assert card.loc["setup_pairs_second_mover_wins", "value"] == shares["white wins"]
+    row = solve_horizon(table=table33, max_horizon=4).summary.loc[4]
+    assert card.loc["horizon_value_first_mover", "value"] == row["value to first mover"]
+    assert card.loc["horizon_pairs_drawn", "value"] == row["draw"]
+    assert card.loc["setup_value_first_mover", "n"] == sum(table33.counts.values())
+    assert len(list(cache.glob("horizon-3x3-*-H4-v1.json"))) == 1  # kept for the next card
+
+
+def test_monte_carlo_rows_equal_the_games_with_the_same_seed(card, table33):
+    agent = DeterminizingAgent(table33)
+    games = play_games(RULES, agent, agent, N, seed=task_seed(np.random.SeedSequence(SEED), 0))
+    winner = games["winner"].to_numpy()
+    assert card.loc["selfplay_first_mover_edge", "value"] == np.mean(
+        (winner == 0).astype(float) - (winner == 1))
+    assert card.loc["selfplay_draws", "value"] == np.mean(winner < 0)
+    assert card.loc["selfplay_actions", "value"] == games["actions"].mean()
+
+
+def test_a_solve_says_its_estimate_first(tmp_path, cache, caplog, monkeypatch):
+    assert solve_estimate(RULES, cache_dir=cache) == 0  # cached by the fixture
+    assert solve_estimate(RULES, cache_dir=tmp_path) == pytest.approx(2_473_632 / 1.1e6)
+
+    class Started(Exception):
+        pass
+
+    def solve(*args, **kwargs):
+        raise Started  # stop where the solve would start
+
+    monkeypatch.setattr(analyses, "solve", solve)
+    with caplog.at_level(logging.WARNING, logger="samarra.analyses"), pytest.raises(Started):
+        balance(RULES, n_games=2, adjudication_horizon=1, cache_dir=tmp_path, progress=True)
+    assert "solving the 3 x 3 table (2,473,632 positions): about 2 s" in caplog.text
+
+
+def test_bad_input(cache):
+    with pytest.raises(TypeError, match="rules must be a samarra Rules"):
+        balance("3x3")
+    with pytest.raises(ValueError, match="n_games must be >= 2, got 0"):
+        balance(RULES, n_games=0, cache_dir=cache)
