@@ -201,6 +201,33 @@ def case_samarra_solve(workdir):
     return table, table.counts
 
 
+def case_horizon_row(workdir):
+    """The adjudicated game's row, solved and written on the first call, read back later."""
+    from samarra import solve
+    from samarra.analyses import horizon_row
+
+    table = solve(_samarra_rules(), directory=Path(workdir) / "samarra")
+    return horizon_row(table, 2, cache_dir=Path(workdir) / "horizon")
+
+
+def case_cached_balance(workdir):
+    """A balance card, computed and stored on the first call, read back later."""
+    import os
+
+    from commander import Rules
+    from tabletop.balance import cached_balance
+
+    before = os.environ.get("TABLETOP_CACHE_DIR")
+    os.environ["TABLETOP_CACHE_DIR"] = str(Path(workdir) / "cards")
+    try:
+        return cached_balance("commander", Rules(win_gold=6), n_games=200, seed=0)
+    finally:
+        if before is None:
+            del os.environ["TABLETOP_CACHE_DIR"]
+        else:
+            os.environ["TABLETOP_CACHE_DIR"] = before
+
+
 def _odds(n_dice, sides, seed):
     return {"p_all_ones": (1 / sides) ** n_dice, "label": f"{n_dice}d{sides}"}
 
@@ -259,6 +286,8 @@ COVERED = {
     "samarra.solve:Geometry.n_infeasible": case_geometry,
     "samarra.solve:load_table": case_samarra_solve,
     "tabletop.sweep:_Store.read": case_sweep_store,
+    "samarra.analyses:horizon_row": case_horizon_row,
+    "tabletop.balance:cached_balance": case_cached_balance,
 }
 
 #: Caches found in the sources that need no case of their own, and why.
