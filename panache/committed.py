@@ -41,6 +41,7 @@ from panache.policy import TurnPolicy, tabulate_policy
 from panache.rules import Rules
 from panache.thumb import DecisionList
 from panache.turn import evaluate_policy, solve_turn, turn_tables
+from tabletop.frozen import same_fields
 
 
 @dataclass(frozen=True, eq=False)
@@ -69,6 +70,8 @@ class CommittedDuel:
     mp_success : float
         The success chance of C's Master Panache attempt.
     """
+
+    __eq__ = same_fields
 
     rules: Rules
     win: pd.DataFrame

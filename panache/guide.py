@@ -28,6 +28,7 @@ from panache.policy import policy_layout
 from panache.rules import N_FACES, Rules, check_faces
 from panache.thumb import DecisionList, RuleSearch, search_rules
 from panache.turn import evaluate_policy, solve_turn
+from tabletop.frozen import same_fields
 from tabletop.validate import check_int
 
 GOALS = {"ev": "every turn roll", "zero": "a Master Panache attempt"}
@@ -62,6 +63,8 @@ class PlayerSheet:
         Winning chances in the committed duel, one row per way of playing: ``first``,
         ``second`` (C's chance in each seat), ``mean`` and ``cost``.
     """
+
+    __eq__ = same_fields
 
     rules: Rules
     turn_rule: DecisionList

@@ -45,7 +45,7 @@ from panache.dice import dice_space
 from panache.policy import TurnPolicy, policy_layout
 from panache.rules import N_FACES, Rules
 from panache.turn import solve_turn, utility_vector
-from tabletop.frozen import memoize
+from tabletop.frozen import memoize, same_fields
 from tabletop.validate import check_int
 
 CONDITIONS = ("always", "rolled", "rolled_at_most", "makes", "makes_at_least",
@@ -367,6 +367,8 @@ class RuleSearch:
     evaluated : int
         Lists evaluated exactly.
     """
+
+    __eq__ = same_fields
 
     utility: str
     optimum: float

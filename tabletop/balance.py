@@ -56,6 +56,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from tabletop.frozen import same_fields
 from tabletop.stats import MonteCarloEstimate
 
 COLUMNS = ("metric", "value", "low", "high", "method", "n", "unit", "meaning")
@@ -430,7 +431,7 @@ def balance_task(*, game: str, seed=None, **kwargs) -> pd.DataFrame:
     return entry.balance(cls(**knobs), seed=seed, **options)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Comparison:
     """What :func:`compare_rules` returns.
 
@@ -445,6 +446,8 @@ class Comparison:
     variant_rules, baseline_rules : object
         The two rules sets.
     """
+
+    __eq__ = same_fields
 
     table: pd.DataFrame
     verdict: str
