@@ -280,6 +280,24 @@ def best_turn(x, y, z, part, decline, three, duel, n, sums, state_start, state_s
     return alpha, beta, np.any(decisions < 0)
 
 
+@jit
+def turn_work(n, n_sums, n_totals):
+    """The work arrays of :func:`best_turn`: ``value`` (n + 1, n_sums, 3), ``slope``
+    (n + 1, n_sums), ``cu`` (n_sums, 3), ``du`` (n_sums,), ``decisions`` (n_totals,)."""
+    return (np.empty((n + 1, n_sums, 3)), np.empty((n + 1, n_sums)), np.zeros((n_sums, 3)),
+            np.zeros(n_sums), np.zeros(n_totals, dtype=np.int64))  # fmt: skip
+
+
+@jit
+def stake_ceiling(points, stake_factor, stake_cap):
+    """The largest Master Panache stake of a player with ``points`` (``stake_cap`` 0:
+    no cap)."""
+    top = stake_factor * points
+    if stake_cap > 0 and stake_cap < top:
+        top = stake_cap
+    return top
+
+
 #: Policy-iteration steps before a class is declared cycling.
 MAX_STEPS = 64
 #: A plan is a known one when its chances agree to this precision.
@@ -315,12 +333,7 @@ def solve_class(
     not inlined in the parallel loop: numba's parfor pass hoists allocations out of
     inner loops.
     """
-    n_sums = sums.shape[0]
-    value = np.empty((n + 1, n_sums, 3))
-    slope = np.empty((n + 1, n_sums))
-    cu = np.zeros((n_sums, 3))
-    du = np.zeros(n_sums)
-    decisions = np.zeros(totals.shape[0], dtype=np.int64)
+    value, slope, cu, du, decisions = turn_work(n, sums.shape[0], totals.shape[0])
     states = np.empty((3, 3), dtype=np.int64)
     states[0] = (a, b, c)
     states[1] = (b, c, a)
@@ -328,10 +341,8 @@ def solve_class(
     parts = []
     for k in range(3):
         x, y, z = states[k]
-        top_stake = stake_factor * x
-        if stake_cap > 0 and stake_cap < top_stake:
-            top_stake = stake_cap
-        parts.append(state_parts(x, y, z, three, duel, n, hit_given, pi, top_stake))
+        parts.append(state_parts(x, y, z, three, duel, n, hit_given, pi,
+                                 stake_ceiling(x, stake_factor, stake_cap)))
     history = np.empty((MAX_STEPS + 1, 3, 3))
     history[0] = 1.0 / 3.0
     plan_alpha = np.empty((MAX_STEPS + 1, 3, 3))
@@ -484,16 +495,9 @@ def state_gap(x, y, z, three, duel, stake_factor, stake_cap, n, sums, state_star
     equilibrium value has a gap of 0 (to rounding); a positive gap is a value no play
     reaches, a negative one a profitable deviation.
     """
-    n_sums = sums.shape[0]
-    value = np.empty((n + 1, n_sums, 3))
-    slope = np.empty((n + 1, n_sums))
-    cu = np.zeros((n_sums, 3))
-    du = np.zeros(n_sums)
-    decisions = np.zeros(totals.shape[0], dtype=np.int64)
-    top_stake = stake_factor * x
-    if stake_cap > 0 and stake_cap < top_stake:
-        top_stake = stake_cap
-    part = state_parts(x, y, z, three, duel, n, hit_given, pi, top_stake)
+    value, slope, cu, du, decisions = turn_work(n, sums.shape[0], totals.shape[0])
+    part = state_parts(x, y, z, three, duel, n, hit_given, pi,
+                       stake_ceiling(x, stake_factor, stake_cap))
     decline = rotate(three[y, z, x])
     alpha, beta, _ = best_turn(
         x, y, z, part, decline, three, duel, n, sums, state_start, state_sum, size_offset,
