@@ -1,4 +1,4 @@
-r"""Three players, solved exactly: each decision maximises the decider's own chance (max-n).
+r"""Three players solved by max-n: each decision maximises the decider's own chance.
 
 The game is the same for every seat once rotated, so a state is canonical: the
 points ``(a, b, c)`` of the player to move, the next one clockwise and the last,
@@ -86,7 +86,9 @@ def _cycles(top: int) -> tuple[np.ndarray, np.ndarray]:
 
 @dataclass(frozen=True, eq=False)
 class ThreeSolution:
-    """The three-player game solved exactly.
+    """The three-player game solved: exactly in the classes whose ``regret`` is at most
+    1e-9 (all of them when ``exact``), elsewhere an epsilon-equilibrium with that
+    regret as its epsilon.
 
     :func:`solve_three` caches the solve and hands each call its own copy of the
     pandas objects (edit them at will: the cache keeps its own); the arrays behind the
@@ -267,7 +269,9 @@ PLAY_ROUNDS = 50
 
 @memoize(maxsize=4)
 def solve_three(rules: Rules, play_rounds: int = PLAY_ROUNDS) -> ThreeSolution:
-    """Solve the three-player game exactly (see the module docstring).
+    """Solve the three-player game: exactly where a class's best responses settle on a
+    pure stationary equilibrium, approximately (regret recorded) elsewhere; see the
+    module docstring.
 
     Parameters
     ----------
