@@ -56,6 +56,18 @@ def _hits_pmf(n: int) -> np.ndarray:
     return pmf[n]
 
 
+def chain_odds(n: int) -> tuple[float, float, np.ndarray]:
+    """``(s, q, hit_given)`` of an attack chain with ``n`` dice: the chance ``s`` that
+    the first roll hits, ``q = 1 - s`` that it fails, and ``P(N = x | a hit)`` for
+    x = 0..n (0 at x = 0). The solvers' view of :func:`_hits_pmf`."""
+    pmf = _hits_pmf(n)
+    q = float(pmf[0])
+    s = 1.0 - q
+    hit_given = pmf / s
+    hit_given[0] = 0.0
+    return s, q, hit_given
+
+
 def _check_level(level) -> int:
     return check_int("level", level, 1, N_FACES)
 

@@ -34,7 +34,7 @@ import numpy as np
 import pandas as pd
 
 from panache._committed_kernels import committed_duel_kernel
-from panache.attack import _hits_pmf
+from panache.attack import chain_odds
 from panache.duel import _round_points, max_points, solve_duel
 from panache.master import mp_success
 from panache.policy import TurnPolicy, tabulate_policy
@@ -140,11 +140,7 @@ def _committed(rules: Rules, turn: TurnPolicy | None, attempt: TurnPolicy | None
     t = turn_tables(rules)
     n = rules.n_dice
     top = max_points(rules)
-    pmf = _hits_pmf(n)
-    q = float(pmf[0])
-    s = 1.0 - q
-    hit_given = pmf / s
-    hit_given[0] = 0.0
+    s, q, hit_given = chain_odds(n)
     pi = mp_success(rules)
     totals = t.totals
     pi_c = pi if attempt is None else float(evaluate_policy(rules, attempt).distribution.loc[0])

@@ -40,7 +40,7 @@ from panache._duel_kernels import (
     state_parts,
     state_utility,
 )
-from panache.attack import _hits_pmf
+from panache.attack import chain_odds
 from panache.master import mp_success
 from panache.policy import TurnPolicy
 from panache.rules import Rules
@@ -212,11 +212,7 @@ def solve_duel(rules: Rules) -> DuelSolution:
     t = turn_tables(rules)
     n = rules.n_dice
     top = max_points(rules)
-    pmf = _hits_pmf(n)
-    q = float(pmf[0])
-    s = 1.0 - q
-    hit_given = pmf / s
-    hit_given[0] = 0.0
+    s, q, hit_given = chain_odds(n)
     pi = mp_success(rules)
     cap = rules.mp_stake_cap or 0
     final = t.state_sum[t.state_start[n] : t.state_start[n + 1]]
