@@ -7,7 +7,8 @@ Directions are numbered as on the seed's eight-sided die, from 0: N, NE, E, SE, 
 SW, W, NW, so turning a direction by 45° clockwise adds 1 (mod 8), by 90° adds 2 and
 the opposite direction is ``d + 4``. N is (0, +1) and E is (+1, 0).
 
-Choices the rules leave to us, each a knob or stated here (and in docs/rules.md):
+Choices the seed's text leaves to us, each a knob or stated here (all listed in
+docs/rules.md, Master Citadel: rulings on open cases):
 
 * ``min_bid``: a player whose capital allows no legal positive amount (a multiple of
   ``bid_step`` that is at least ``min_bid`` and at most the capital) must abstain.

@@ -6,7 +6,8 @@ Every knob of the game (docs/rules.md, Ce soir, à Samarra) is a field of
 figures, numbered ``SERVANT = 0``, ``MERCHANT = 1``, ``DEATH = 2``; sides are
 ``BLACK = 0`` and ``WHITE = 1``.
 
-Choices the rules leave open, made here (each stated where it is used):
+Choices the seed's text leaves open, made here (each stated where it is used; all
+listed in docs/rules.md, Ce soir, à Samarra: rulings on open cases):
 
 * moves are always orthogonal; ``adjacency`` only governs the two powers;
 * *auto-death* and *arrival* mean entering the enemy city from outside it (a move
