@@ -101,9 +101,27 @@ def headlines(markdown: str) -> list[str]:
 def markdown_table(
     frame: pd.DataFrame | pd.Series, floatfmt: str = ".4g", index: bool = True
 ) -> str:
-    """A DataFrame or Series as a GitHub Markdown table."""
+    """A DataFrame or Series as a GitHub Markdown table.
+
+    A multi-level row index becomes one column per level (no tuples as row labels), and
+    columns with no value at all are left out.
+
+    Examples
+    --------
+    >>> frame = pd.DataFrame({"v": [0.5, 1.0], "none": [None, None]},
+    ...                      index=pd.MultiIndex.from_tuples([("NE", 20), ("NS", 20)],
+    ...                                                      names=["sides", "step"]))
+    >>> print(markdown_table(frame))
+    | sides   |   step |   v |
+    |:--------|-------:|----:|
+    | NE      |     20 | 0.5 |
+    | NS      |     20 | 1   |
+    """
     if isinstance(frame, pd.Series):
         frame = frame.to_frame()
+    frame = frame.loc[:, frame.notna().any(axis=0)] if len(frame) else frame
+    if index and isinstance(frame.index, pd.MultiIndex):
+        frame, index = frame.reset_index(), False
     return frame.to_markdown(index=index, floatfmt=floatfmt)
 
 
