@@ -573,6 +573,10 @@ def _run_reports(args: argparse.Namespace, title: str, pattern: str, game=None, 
         folder = Path(args.report_dir)
     else:
         folder = variant_dir(game, variant) if variant else report_dir()
+    try:  # an unwritable folder fails here, before any notebook runs
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise CommandError(f"cannot write reports to {folder}: {exc.strerror}") from exc
     rows = []
     for path in paths:
         start = time.perf_counter()

@@ -115,3 +115,27 @@ def test_a_variant_report_quotes_the_seed_headlines(tmp_path, monkeypatch):
     assert not (seed_dir / "demo_turn.md").read_text().count("Variant")
     # the seed's rules make a seed report, in the usual folder
     assert Report("demo_turn", "Demo", rules=panache.Rules()).variant == {}
+
+
+def test_report_command_runs_a_variant_into_its_own_folder(capsys, monkeypatch, tmp_path):
+    from commander.cli import main as commander_main
+    from tests.cli_helpers import run_json
+
+    calls = []
+
+    def fake_run(path, size, report_directory, **options):
+        calls.append((path.name, size, options))
+        (report_directory / f"{path.stem}.md").write_text(f"# Fake: {path.stem}\n\nDone.\n")
+
+    monkeypatch.setattr("tabletop.notebooks.run_notebook", fake_run)
+    monkeypatch.setattr("tabletop.report.SEED_REPORT_DIR", tmp_path)
+    monkeypatch.setenv("TABLETOP_CACHE_DIR", str(tmp_path / "cache"))
+    rows = run_json(commander_main, capsys, "report", "--size", "small", "--win-gold", "8",
+                    "--start-doublons", "5")  # the seed's value: not part of the variant
+    folder = tmp_path / "variants" / "commander-win-gold-8"
+    assert calls == [("commander.ipynb", "small", {"rules": {"win_gold": 8}})]
+    assert [r["notebook"] for r in rows] == ["commander.ipynb", "balance card"]
+    card = (folder / "card.md").read_text()
+    assert "win_gold=8" in card and "fastest_win_income_4" in card
+    assert (folder / "index.md").is_file() and (folder / "commander.md").is_file()
+    assert not (tmp_path / "commander.md").exists()  # the seed-rule report is untouched
