@@ -562,7 +562,7 @@ def _run_reports(args: argparse.Namespace, title: str, pattern: str, game=None, 
     from pathlib import Path
 
     from tabletop.index import write_index
-    from tabletop.notebooks import NOTEBOOK_DIR, run_notebook
+    from tabletop.notebooks import NOTEBOOK_DIR, failure_line, run_notebook
     from tabletop.report import changed_knobs, report_dir, variant_dir
 
     variant = changed_knobs(rules(**knobs(args))) if rules is not None else {}
@@ -584,9 +584,7 @@ def _run_reports(args: argparse.Namespace, title: str, pattern: str, game=None, 
         try:
             run_notebook(path, size=args.size, report_directory=folder, **options)
         except Exception as exc:  # a failed cell: its last line says why
-            lines = str(exc).strip().splitlines()
-            last = lines[-1] if lines else type(exc).__name__
-            raise CommandError(f"{path.name} failed: {last}") from exc
+            raise CommandError(f"{path.name} failed: {failure_line(exc)}") from exc
         rows.append({"notebook": path.name, "seconds": round(time.perf_counter() - start, 1)})
     if variant:
         from tabletop import balance

@@ -167,29 +167,68 @@ def run_notebook(path, size: str = "small", report_directory=None, timeout: int 
     return notebook
 
 
+def _run_one(path: Path, size: str, report_directory) -> float:
+    start = time.perf_counter()
+    run_notebook(path, size=size, report_directory=report_directory)
+    return time.perf_counter() - start
+
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def failure_line(exc: BaseException) -> str:
+    """The last line of a failed cell's error, without the kernel's colour codes."""
+    lines = _ANSI.sub("", str(exc)).strip().splitlines()
+    return lines[-1] if lines else type(exc).__name__
+
+
+def _failure(path: Path, exc: BaseException) -> str:
+    return f"error: {path.name} failed: {failure_line(exc)}"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tabletop.notebooks", description=__doc__)
     parser.add_argument("notebooks", nargs="*", help="notebooks to run (default: all)")
     parser.add_argument("--size", choices=SIZES, default="full")
     parser.add_argument("--report-dir", default=None, help="where reports go")
+    parser.add_argument(
+        "--jobs", type=int, default=min(2, os.cpu_count() or 1),
+        help="notebooks run at once, each in its own process (default: 2, or 1 on one core)",
+    )  # fmt: skip
     args = parser.parse_args(argv)
+    if args.jobs < 1:
+        parser.error(f"--jobs must be at least 1, got {args.jobs}")
     paths = [Path(p) for p in args.notebooks] or sorted(NOTEBOOK_DIR.glob("*.ipynb"))
     for path in paths:
         if not path.is_file():
             print(f"error: no notebook at {path}", file=sys.stderr)
             return 2
-    for path in paths:
-        start = time.perf_counter()
-        try:
-            run_notebook(path, size=args.size, report_directory=args.report_dir)
-        except Exception as exc:  # one line per failure, not a traceback
-            first = str(exc).strip().splitlines()
-            print(
-                f"error: {path.name} failed: {first[-1] if first else type(exc).__name__}",
-                file=sys.stderr,
-            )
-            return 1
-        print(f"{path.name}: done in {time.perf_counter() - start:.1f} s")
+    if args.jobs == 1:
+        for path in paths:
+            try:
+                seconds = _run_one(path, args.size, args.report_dir)
+            except Exception as exc:  # one line per failure, not a traceback
+                print(_failure(path, exc), file=sys.stderr)
+                return 1
+            print(f"{path.name}: done in {seconds:.1f} s", flush=True)
+        return 0
+    from concurrent.futures import FIRST_EXCEPTION, ProcessPoolExecutor, wait
+
+    # each notebook already runs in a kernel of its own; the pool only keeps `jobs` busy
+    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+        futures = {pool.submit(_run_one, path, args.size, args.report_dir): path
+                   for path in paths}  # fmt: skip
+        pending = set(futures)
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_EXCEPTION)
+            for future in done:
+                path = futures[future]
+                if future.exception() is not None:
+                    for other in pending:
+                        other.cancel()
+                    print(_failure(path, future.exception()), file=sys.stderr)
+                    return 1
+                print(f"{path.name}: done in {future.result():.1f} s", flush=True)
     return 0
 
 

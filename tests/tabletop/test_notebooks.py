@@ -139,3 +139,33 @@ def test_report_command_runs_a_variant_into_its_own_folder(capsys, monkeypatch, 
     assert "win_gold=8" in card and "fastest_win_income_4" in card
     assert (folder / "index.md").is_file() and (folder / "commander.md").is_file()
     assert not (tmp_path / "commander.md").exists()  # the seed-rule report is untouched
+
+
+def _tiny_notebook(path, body):
+    notebook = nbformat.v4.new_notebook()
+    params = nbformat.v4.new_code_cell('SIZE = "full"\nRULES = {}')
+    params.metadata["tags"] = ["parameters"]
+    notebook.cells = [
+        params,
+        nbformat.v4.new_code_cell(
+            f'from tabletop.report import Report\nreport = Report("{path.stem}", "Tiny")'),
+        nbformat.v4.new_markdown_cell("## Part\n\nSome words."),
+        nbformat.v4.new_code_cell(body + "\nreport.text(f'size {SIZE}')\nreport.write()"),
+    ]
+    nbformat.write(notebook, path)
+    return path
+
+
+def test_notebooks_run_side_by_side_and_a_failure_is_one_line(tmp_path, capsys):
+    good = [_tiny_notebook(tmp_path / f"tiny_{k}.ipynb", "x = 1") for k in range(2)]
+    out = tmp_path / "out"
+    assert main([*map(str, good), "--size", "small", "--report-dir", str(out),
+                 "--jobs", "2"]) == 0  # fmt: skip
+    for path in good:
+        text = (out / f"{path.stem}.md").read_text()
+        assert "## Part\n\nSome words." in text and "size small" in text
+    bad = _tiny_notebook(tmp_path / "tiny_bad.ipynb", "1 / 0")
+    assert main([str(bad), str(good[0]), "--size", "small", "--report-dir", str(out),
+                 "--jobs", "2"]) == 1  # fmt: skip
+    err = capsys.readouterr().err
+    assert err.strip() == "error: tiny_bad.ipynb failed: ZeroDivisionError: division by zero"
