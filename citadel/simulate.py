@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from citadel._kernels import simulate_games_kernel
 from citadel.agents import AGENTS
@@ -21,6 +21,10 @@ from citadel.rules import Rules
 from tabletop.frozen import same_fields
 from tabletop.seeding import check_count, chunk_seeds
 from tabletop.stats import chi_square_test, estimate_mean
+
+if TYPE_CHECKING:
+    import pandas as pd
+
 
 DEFAULT_CHUNK = 1 << 12
 
@@ -65,6 +69,8 @@ class GameSamples:
 
         Rows: the seats, then ``draw``; columns ``agent``, ``mean`` and ``stderr``.
         """
+        import pandas as pd
+
         rows = {}
         for i, seat in enumerate(self.seats):
             est = estimate_mean(self.scores[:, i])

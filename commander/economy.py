@@ -21,9 +21,9 @@ and, on request, the purses and the stock at the start of every round, summarise
 from __future__ import annotations
 
 from dataclasses import astuple, dataclass, fields
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from commander import _kernels as K
 from commander.cards import ADVENTURE_TYPES, CardSet, Deck
@@ -32,6 +32,10 @@ from commander.rules import Rules
 from tabletop.frozen import same_fields
 from tabletop.seeding import check_count, chunk_seeds
 from tabletop.stats import proportion_ci
+
+if TYPE_CHECKING:
+    import pandas as pd
+
 
 DEFAULT_CHUNK = 1 << 12
 #: Adventure cards played as attachments; their conquest bonus counts in raids.
@@ -271,6 +275,8 @@ def economy_curves(result: EconomyResult, quantiles=(0.1, 0.5, 0.9)) -> pd.DataF
     >>> float(economy_curves(res).loc[1, ("stock", "mean")])   # 8 + 1 per player
     10.0
     """
+    import pandas as pd
+
     if result.gold is None:
         raise ValueError("result has no trajectories: simulate with record=True")
     rates = result.rules.rates
@@ -307,12 +313,16 @@ def win_turns(result: EconomyResult) -> pd.Series:
     >>> round(float(win_turns(res).sum()), 12)
     1.0
     """
+    import pandas as pd
+
     counts = pd.Series(result.win_round).value_counts().sort_index()
     counts.index.name = "round"
     return (counts / len(result.win_round)).rename("share")
 
 
 def _shares(labels: np.ndarray, n_groups: int, name: str) -> pd.DataFrame:
+    import pandas as pd
+
     total = len(labels)
     rows = []
     for g in range(n_groups):

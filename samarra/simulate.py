@@ -10,8 +10,7 @@ reports the shares of Black wins, draws and White wins with Wilson 95 % interval
 from __future__ import annotations
 
 import random
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from samarra.agents import View, options, to_action
 from samarra.engine import Game, GameResult
@@ -19,6 +18,9 @@ from samarra.position import setups, start_position
 from samarra.rules import Rules
 from tabletop.seeding import as_generator, check_count
 from tabletop.stats import proportion_ci
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 def play_game(rules: Rules, black, white, rng: random.Random, black_setup: str | None = None,
@@ -53,6 +55,8 @@ def play_games(rules: Rules, black, white, n_games: int, seed=None) -> pd.DataFr
     >>> play_games(Rules(length=3), RandomAgent(), RandomAgent(), 3, seed=1).columns.tolist()
     ['black setup', 'white setup', 'winner', 'reason', 'actions']
     """
+    import pandas as pd
+
     n_games = check_count("n_games", n_games, 1)
     rng = random.Random(int(as_generator(seed).integers(2**63)))
     rows = []
@@ -83,6 +87,8 @@ def tournament(rules: Rules, agents: dict, n_games: int, seed=None,
     >>> tournament(Rules(length=3), agents, 4, seed=0).shape
     (4, 7)
     """
+    import pandas as pd
+
     if not isinstance(agents, dict) or len(agents) < 1:
         raise ValueError(f"agents must be a non-empty dict name -> agent, got {agents!r}")
     if pairings is None:

@@ -15,10 +15,13 @@ from __future__ import annotations
 import io
 import os
 from pathlib import Path
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from tabletop.files import atomic_write_bytes, atomic_write_text
+
+if TYPE_CHECKING:
+    import pandas as pd
+
 
 SIZES = ("small", "full")
 HEADLINE_MARK = "<!-- headline -->"  # marks a paragraph the report index quotes
@@ -44,6 +47,8 @@ def markdown_table(
     frame: pd.DataFrame | pd.Series, floatfmt: str = ".4g", index: bool = True
 ) -> str:
     """A DataFrame or Series as a GitHub Markdown table."""
+    import pandas as pd
+
     if isinstance(frame, pd.Series):
         frame = frame.to_frame()
     return frame.to_markdown(index=index, floatfmt=floatfmt)
