@@ -343,3 +343,19 @@ def tournament(rules: Rules, agents, n_games: int, seed=None) -> pd.DataFrame:
         row.update({f"seat_{s}": by_seat[i, s] for s in range(k)})
         rows.append(row)
     return pd.DataFrame(rows).set_index("agent")
+
+
+def sample_games(rules: Rules, n_games: int, seed=None) -> GameResults:
+    """``n_games`` games of ``rules.n_players`` rule-of-thumb agents (one of them random
+    when there are three or more seats), in chunks of 64 games: a small run whose
+    results must not depend on the thread count (the checks over every game).
+
+    Examples
+    --------
+    >>> sample_games(Rules(n_dice=3, start_points=6), 100, seed=1).winners.shape
+    (100,)
+    """
+    agents = [Agent.heuristic()] * rules.n_players
+    if rules.n_players >= 3:
+        agents[-1] = Agent.random()
+    return simulate_games(rules, agents, n_games, seed=seed, chunk_size=64)

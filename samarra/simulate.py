@@ -113,3 +113,17 @@ def tournament(rules: Rules, agents: dict, n_games: int, seed=None,
     out = pd.DataFrame.from_dict(rows, orient="index")
     out.index = pd.MultiIndex.from_tuples(out.index, names=["black", "white"])
     return out
+
+
+def sample_games(rules: Rules, n_games: int, seed=None) -> pd.DataFrame:
+    """``n_games`` games of two random agents: a small seeded run (the checks over every
+    game; the played games run in plain Python, on one thread).
+
+    Examples
+    --------
+    >>> len(sample_games(Rules(length=3), 5, seed=1))
+    5
+    """
+    from samarra.agents import RandomAgent
+
+    return play_games(rules, RandomAgent(), RandomAgent(), n_games, seed=seed)
