@@ -7,9 +7,10 @@ Each line is the median of ``RUNS`` fresh interpreters (``sys.executable -c ...`
 * ``process`` is the whole process from outside, start-up and exit included.
 
 The baselines are measured in the same run: an empty interpreter (``pass``), numpy,
-and numba (every game's kernels need it; it imports the top ``scipy`` package, and
-nothing of scipy's subpackages). The packages import pandas, scipy's subpackages and
-tqdm only where they are used (``tests/test_imports.py`` holds them to that).
+and numba (every game's kernels need it, so it is the floor of a game's import; it
+imports scipy's top package and its private ``scipy._lib`` helpers, no other part of
+scipy). The packages import pandas, the rest of scipy and tqdm only where they are
+used (``tests/test_imports.py`` holds them to that).
 
 Run: ``.venv/bin/python benchmarks/bench_import.py``.
 """
