@@ -44,15 +44,19 @@ leaves them (:func:`alliance_analysis`).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from citadel._kernels import resolve_many_kernel
 from citadel.rules import DIRECTIONS, Rules
 from citadel.stage import solve_with_loop, stationary_value
 from tabletop.cooperative import LeastCore, least_core, shapley_value
 from tabletop.frozen import same_fields
+
+if TYPE_CHECKING:
+    import pandas as pd
+
 
 #: Seat names in seat order for four players; a side is a string of them ("NE").
 SEATS = ("N", "E", "S", "W")
@@ -311,6 +315,8 @@ class SidesSolution:
 
     def opening(self, side: int = 0) -> pd.Series:
         """Side A's (0) or B's (1) optimal mixed combined order at the start."""
+        import pandas as pd
+
         start = (0, 0, self.space.pool(0), self.space.pool(1))
         actions, probs = (self.row if side == 0 else self.column)[start]
         sp = self.space
@@ -460,6 +466,8 @@ def compass_check(sol: SidesSolution) -> pd.Series:
     >>> float(compass_check(sol)["exploitability"]) >= check_sides(sol).exploitability - 1e-9
     True
     """
+    import pandas as pd
+
     guaranteed = evaluate_sides(sol, respond=1, compass=True)
     conceded = evaluate_sides(sol, respond=0, compass=True)
     return pd.Series({"a_guarantees": guaranteed, "b_concedes": conceded,
@@ -545,6 +553,8 @@ def simulate_sides(sol: SidesSolution, n: int, seed=None, max_rounds: int | None
     >>> simulate_sides(sol, 3, seed=1)["score_b"].tolist()   # three seats beat one
     [1.0, 1.0, 1.0]
     """
+    import pandas as pd
+
     from citadel.resolve import resolve_reference
     from tabletop.seeding import as_generator, check_count
 
@@ -641,6 +651,8 @@ def coalition_values(rules: Rules, use_symmetry: bool = True,
     >>> float(v.loc["NESW", "value"]), bool((v["value"] <= 1 + 1e-9).all())
     (1.0, True)
     """
+    import pandas as pd
+
     n = rules.n_players
     found = {}
     for name in coalition_classes(rules, use_symmetry):

@@ -26,11 +26,14 @@ import os
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from commander.rules import Rules
 from tabletop.frozen import same_fields
+
+if TYPE_CHECKING:
+    import pandas as pd
+
 
 CARD_TYPES = (
     "lair", "character", "territory",
@@ -173,6 +176,8 @@ def load_cards(path: str | os.PathLike | None = None, rules: Rules | None = None
     >>> sorted(cards.cards["type"].unique()) == sorted(CARD_TYPES)
     True
     """
+    import pandas as pd
+
     rules = Rules() if rules is None else rules
     ranks = {name for name, _ in rules.votes_by_rank}
     text, source = _source(path)

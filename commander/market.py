@@ -17,11 +17,15 @@ sells, ``k = 0`` passes.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
-import pandas as pd
 
 from commander.rules import Rules
 from tabletop.validate import check_int
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 def _rate(rules: Rules, stock: int) -> int:
@@ -148,6 +152,8 @@ def price_table(rules: Rules, max_stock: int | None = None) -> pd.DataFrame:
     >>> price_table(Rules()).loc[10, ["rate", "buy_3"]].tolist()
     [2, 8]
     """
+    import pandas as pd
+
     top = rules.total_gold if max_stock is None else check_int("max_stock", max_stock, 0)
     cap = rules.max_gold_per_transaction
     rows = []
@@ -176,6 +182,8 @@ def round_trips(rules: Rules, max_stock: int | None = None) -> pd.Series:
     >>> int(round_trips(Rules()).loc[3])   # sell into 3 for 5, buy from 4 for 4
     1
     """
+    import pandas as pd
+
     top = rules.total_gold if max_stock is None else check_int("max_stock", max_stock, 0)
     gains = [sell_price(rules, s, 1) - buy_price(rules, s + 1, 1) for s in range(top + 1)]
     return pd.Series(gains, index=pd.RangeIndex(top + 1, name="stock"), name="round_trip_gain")

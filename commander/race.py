@@ -26,15 +26,19 @@ Tests hold the recursion against a breadth-first search over full
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from commander._kernels import race_forward_kernel, race_table_kernel
 from commander.market import market_arrays
 from commander.rules import Rules
 from tabletop.frozen import same_fields
 from tabletop.validate import check_int
+
+if TYPE_CHECKING:
+    import pandas as pd
+
 
 DEFAULT_HORIZON = 60
 
@@ -123,6 +127,8 @@ def solve_race(
     >>> r.win_turn, r.plan   # buy at 2 from 10, sell back at 3 into 9, twice
     (9, (1, -1, 1, -1, 1, 3, 3, 3))
     """
+    import pandas as pd
+
     gold, doublons, stock, horizon, inc, dr, buy, sell = _setup(
         rules, gold, doublons, stock, income, drain, horizon)
     win = rules.win_gold
@@ -210,6 +216,8 @@ def race_table(
     >>> int(t.loc[(0, 10), "win_turn"])
     9
     """
+    import pandas as pd
+
     doublons = check_int("doublons", doublons, 0, 10**6)
     horizon = check_int("horizon", horizon, 1, 1000)
     total = rules.total_gold if total is None else check_int("total", total, 0, 200)

@@ -193,9 +193,13 @@ class Rules:
         votes = self.votes_by_rank
         if isinstance(votes, dict):
             votes = tuple(votes.items())
+        if not isinstance(votes, tuple | list):
+            raise TypeError(f"votes_by_rank must be a sequence of (rank name, votes) pairs, "
+                            f"got {votes!r}")  # fmt: skip
         checked = []
         for i, pair in enumerate(votes):
-            if len(pair) != 2 or not isinstance(pair[0], str) or not pair[0]:
+            if (not isinstance(pair, tuple | list) or len(pair) != 2
+                    or not isinstance(pair[0], str) or not pair[0]):  # fmt: skip
                 raise ValueError(f"votes_by_rank[{i}] must be a (rank name, votes) pair, "
                                  f"got {pair!r}")
             checked.append((pair[0], check_int(f"votes_by_rank[{pair[0]!r}]", pair[1], 0, 100)))

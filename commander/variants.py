@@ -13,14 +13,17 @@ buying from turn 5) to measure buying early against late.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from commander.cards import CardSet
 from commander.economy import simulate_economy
 from commander.race import DEFAULT_HORIZON, solve_race
 from commander.rules import Rules
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 def _check_variants(variants) -> dict[str, Rules]:
@@ -56,6 +59,8 @@ def race_variants(variants, income, drain=0, horizon: int = DEFAULT_HORIZON) -> 
     >>> t["win_turn"].tolist()
     [9, 7]
     """
+    import pandas as pd
+
     variants = _check_variants(variants)
     rows = {}
     for name, rules in variants.items():
@@ -111,6 +116,8 @@ def economy_variants(
     >>> list(t.index)
     ['seed', 'win 8']
     """
+    import pandas as pd
+
     variants = _check_variants(variants)
     rows = {}
     for name, rules in variants.items():

@@ -30,14 +30,17 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
-from scipy import stats
 
 from panache.rules import N_FACES, Rules
 from tabletop.frozen import memoize, same_fields
 from tabletop.validate import check_int
+
+if TYPE_CHECKING:
+    import pandas as pd
+
 
 COUNTER_POLICIES = ("always", "never", "target_only")
 
@@ -45,6 +48,8 @@ COUNTER_POLICIES = ("always", "never", "target_only")
 @memoize(maxsize=16)
 def _hits_pmf(n: int) -> np.ndarray:
     """P(N = x), x = 0..n, for an attack chain with ``n`` dice."""
+    from scipy import stats
+
     pmf = [np.array([1.0])]
     for m in range(1, n + 1):
         show = stats.binom.pmf(np.arange(m + 1), m, 1 / N_FACES)
@@ -92,6 +97,8 @@ def attack_distribution(rules: Rules, level: int) -> pd.Series:
     >>> round(float(d[0]), 6) == round((5 / 6) ** 5, 6)
     True
     """
+    import pandas as pd
+
     level = _check_level(level)
     pmf = _hits_pmf(rules.n_dice)
     index = pd.Index(level * np.arange(rules.n_dice + 1), name="damage")
@@ -196,6 +203,8 @@ def exchange(rules: Rules, level: int, counter="always") -> ExchangeResult:
     >>> abs(x.p_target_hit - 1 / (1 + q)) < 1e-12
     True
     """
+    import pandas as pd
+
     level = _check_level(level)
     target, attacker = _counter_flags(rules, counter)
     n = rules.n_dice

@@ -29,9 +29,9 @@ first player's turn utility is its chance against that answer.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from panache._duel_kernels import (
     MAX_LEVEL,
@@ -47,6 +47,9 @@ from panache.rules import Rules
 from panache.turn import TurnTables, solve_turn, turn_tables
 from tabletop.frozen import memoize, same_fields
 from tabletop.validate import check_int
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 def max_points(rules: Rules) -> int:
@@ -98,6 +101,8 @@ class DuelSolution:
         return u
 
     def _utility(self, a, b):
+        import pandas as pd
+
         p = self._params
         t: TurnTables = p["tables"]
         parts = state_parts(a, b, self._win, p["n"], p["hit_given"], p["pi"], p["max_stake"](a))
@@ -113,6 +118,8 @@ class DuelSolution:
     def round1_utility(self, first_player_points: int | None = None) -> pd.Series:
         """A round-1 turn's utility: the first player's (``None``), or the second
         player's once the first has ``first_player_points`` points."""
+        import pandas as pd
+
         totals = self._params["tables"].totals
         if first_player_points is None:
             values = self._params["round1_first"]
@@ -160,6 +167,8 @@ class DuelSolution:
 
     def decision_table(self) -> pd.DataFrame:
         """Every state's decisions: attack levels, counters and Master Panache stakes."""
+        import pandas as pd
+
         rows = []
         top = self._win.shape[0] - 1
         for a in range(1, top + 1):
@@ -207,6 +216,8 @@ def solve_duel(rules: Rules) -> DuelSolution:
     >>> 0 < sol.first_player_win < 1
     True
     """
+    import pandas as pd
+
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a panache.Rules, got {type(rules).__name__}")
     t = turn_tables(rules)
@@ -257,6 +268,8 @@ def _round_points(rules: Rules, total: int) -> int:
 
 def _round_one(rules: Rules, win: np.ndarray):
     """First player's chance, the table of second-player answers, and the utilities."""
+    import pandas as pd
+
     totals = turn_tables(rules).totals
     points = [_round_points(rules, int(t)) for t in totals]
     answers: dict[int, float] = {}

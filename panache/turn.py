@@ -24,15 +24,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from panache._kernels import evaluate_policy_kernel, expand_policy_kernel, solve_turn_kernel
 from panache.dice import DiceSpace, dice_space
 from panache.policy import TurnPolicy, policy_layout, tabulate_policy
 from panache.rules import Rules
 from tabletop.frozen import memoize, same_fields
+
+if TYPE_CHECKING:
+    import pandas as pd
+
 
 UTILITY_NAMES = ("ev", "zero", "positive", "at_least:k")
 
@@ -232,6 +236,8 @@ class TurnSolution:
 
 
 def _distribution(rules: Rules, reach: np.ndarray) -> pd.Series:
+    import pandas as pd
+
     tables = turn_tables(rules)
     final = tables.space.of_size(rules.n_dice)
     totals = tables.totals
@@ -301,6 +307,8 @@ def solve_turn(rules: Rules, utility="ev") -> TurnSolution:
     >>> sol.policy.choose(set_aside=(), rolled=(6, 5, 5, 3, 1))
     (6,)
     """
+    import pandas as pd
+
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a panache.Rules, got {type(rules).__name__}")
     t = turn_tables(rules)

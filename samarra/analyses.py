@@ -17,7 +17,6 @@ import sys
 from pathlib import Path
 
 import numpy as np
-from tqdm import tqdm
 
 from samarra.agents import DeterminizingAgent
 from samarra.horizon import solve_horizon
@@ -165,6 +164,8 @@ def balance(rules: Rules | None = None, *, n_games: int = 500, seed=0,
     >>> float(card.set_index("metric").loc["setup_value_first_mover", "value"])
     -0.1
     """
+    from tqdm import tqdm
+
     rules = Rules() if rules is None else rules
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a samarra Rules, got {type(rules).__name__}")

@@ -13,15 +13,18 @@ of the setup game to the side that moves first.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from samarra.position import setups, start_position
 from samarra.rules import BLACK, SIDES, Rules
 from samarra.solve import Table, solve
 from tabletop.frozen import same_fields
 from tabletop.matrix_games import solve_zero_sum
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 @dataclass(frozen=True, eq=False)
@@ -64,6 +67,8 @@ class SetupGame:
 
     def outcome_shares(self) -> pd.Series:
         """Share of the setup pairs Black wins, draws, loses (all pairs equally likely)."""
+        import pandas as pd
+
         flat = self.payoff.to_numpy().ravel()
         return pd.Series(
             {"black wins": np.mean(flat > 0), "draw": np.mean(flat == 0),
@@ -80,6 +85,8 @@ def setup_values(table: Table) -> tuple[pd.DataFrame, pd.DataFrame]:
     >>> payoff.shape
     (6, 6)
     """
+    import pandas as pd
+
     rules = table.rules
     names = setups(rules)
     payoff = np.zeros((len(names), len(names)), dtype=np.int64)
@@ -116,6 +123,8 @@ def setup_game(rules: Rules | None = None, table: Table | None = None, **solve_o
     >>> round(float(game.black.sum()), 9), round(float(game.white.sum()), 9)
     (1.0, 1.0)
     """
+    import pandas as pd
+
     if table is None:
         table = solve(Rules() if rules is None else rules, **solve_options)
     elif not isinstance(table, Table):

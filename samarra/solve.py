@@ -62,7 +62,7 @@ import io
 import os
 import zipfile
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -443,3 +443,63 @@ def solve(rules: Rules | None = None, cache: bool = True, directory=None) -> Tab
     if cache:
         save_table(path, rules, dist)
     return Table(rules, dist, geo)
+
+
+def random_play(rules: Rules, seed=None, n_actions: int = 60) -> tuple[list, list]:
+    """The actions of a random game as the plain engine and the solver's numba kernel
+    see them: from random setups, at each position until the game ends (or after
+    ``n_actions`` actions), the positions every legal action leads to and the outcomes
+    of those that end the game, once by ``legal_actions``/``apply_action`` and once by
+    the kernel's action generator on the position's index. The played-game knobs
+    (``horizon``, ``max_actions``), which the solve does not read, keep their defaults.
+
+    Returns
+    -------
+    reference, kernel : list of tuple
+        Per position ``(sorted indices of the positions reached, sorted outcomes for
+        the mover: 1 won, -1 lost)``; equal when the two agree.
+
+    Examples
+    --------
+    >>> reference, kernel = random_play(Rules(length=3), seed=1)
+    >>> reference == kernel and len(reference) > 0
+    True
+    """
+    import random
+
+    from samarra.position import setups, start_position
+    from tabletop.seeding import as_generator
+
+    rules = replace(rules, max_actions=Rules().max_actions, horizon=None)
+    geo = geometry(rules)
+    rng = random.Random(int(as_generator(seed).integers(2**63)))
+
+    def index(position: Position) -> int:
+        cells, status, a, tag = state_of(position)
+        return int(K.encode(cells, status, a, tag, geo.n, geo.offset, geo.layout))
+
+    names = setups(rules)
+    p = start_position(rules, rng.choice(names), rng.choice(names))
+    reference, kernel = [], []
+    for _ in range(n_actions):
+        actions = legal_actions(p)
+        if p.is_over or not actions:
+            break
+        cont, ends = set(), set()
+        for action in actions:
+            q = apply_action(p, action)
+            if q.is_over:
+                ends.add(1 if q.winner == p.to_move else -1)
+            else:
+                cont.add(index(q))
+        reference.append((sorted(cont), sorted(ends)))
+        cells, status = np.empty(6, np.int64), np.empty(4, np.int64)
+        a, tag = K.decode(index(p), geo.n, *geo.blocks, geo.layout, cells, status)
+        codes, nexts = np.empty(K.MAX_ACTIONS, np.int64), np.empty(K.MAX_ACTIONS, np.int64)
+        m = K.actions(cells, status, a, tag, *geo.args(rules), codes, nexts,
+                      np.empty(64, np.int64))  # fmt: skip
+        k_cont = {int(nexts[i]) for i in range(m) if codes[i] == K.CONTINUE}
+        k_ends = {int(c) for c in codes[:m]} - {K.CONTINUE}
+        kernel.append((sorted(k_cont), sorted(k_ends)))
+        p = apply_action(p, rng.choice(actions))
+    return reference, kernel

@@ -715,7 +715,8 @@ def add_balance_commands(commands, game: str, rules, knobs=None, parse=None,
         ("compare", "the balance card of a variant beside the seed's rules, with the "
                     "differences, their significance and a verdict"),
     ):  # fmt: skip
-        sub = commands.add_parser(name, help=help_, description=help_)
+        # argparse expands "%" in a help string (not in a description): "95%" is "95%%"
+        sub = commands.add_parser(name, help=help_.replace("%", "%%"), description=help_)
         add_rules_options(sub, rules, exclude=exclude)
         if extra is not None:
             extra(sub)

@@ -23,10 +23,13 @@ import os
 import re
 from dataclasses import fields
 from pathlib import Path
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from tabletop.files import atomic_write_bytes, atomic_write_text
+
+if TYPE_CHECKING:
+    import pandas as pd
+
 
 SIZES = ("small", "full", "extended")
 HEADLINE_MARK = "<!-- headline -->"  # marks a paragraph the report index quotes
@@ -108,6 +111,7 @@ def markdown_table(
 
     Examples
     --------
+    >>> import pandas as pd
     >>> frame = pd.DataFrame({"v": [0.5, 1.0], "none": [None, None]},
     ...                      index=pd.MultiIndex.from_tuples([("NE", 20), ("NS", 20)],
     ...                                                      names=["sides", "step"]))
@@ -117,6 +121,8 @@ def markdown_table(
     | NE      |     20 | 0.5 |
     | NS      |     20 | 1   |
     """
+    import pandas as pd
+
     if isinstance(frame, pd.Series):
         frame = frame.to_frame()
     frame = frame.loc[:, frame.notna().any(axis=0)] if len(frame) else frame

@@ -12,7 +12,6 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
 
 
 @dataclass(frozen=True)
@@ -35,6 +34,8 @@ class MonteCarloEstimate:
 
     def ci(self, level: float = 0.95) -> tuple[float, float]:
         """Normal-approximation confidence interval at ``level``."""
+        from scipy import stats
+
         if not 0 < level < 1:
             raise ValueError(f"level must be in (0, 1), got {level}")
         z = stats.norm.ppf(0.5 + level / 2)
@@ -72,6 +73,8 @@ def estimate_proportion(successes: int, n: int) -> MonteCarloEstimate:
 
 def proportion_ci(successes: int, n: int, level: float = 0.95) -> tuple[float, float]:
     """Wilson score interval for a binomial proportion (scipy's ``binomtest``)."""
+    from scipy import stats
+
     ci = stats.binomtest(int(successes), int(n)).proportion_ci(level, method="wilson")
     return float(ci.low), float(ci.high)
 
@@ -97,6 +100,8 @@ def chi_square_test(observed, expected_probs, min_expected: float = 5.0) -> floa
     float
         The p-value (1.0 when a single cell remains after pooling).
     """
+    from scipy import stats
+
     obs = np.asarray(observed, dtype=np.float64).ravel()
     probs = np.asarray(expected_probs, dtype=np.float64).ravel()
     if obs.shape != probs.shape:
