@@ -20,7 +20,7 @@ Monte Carlo, and marked ``(exact)`` when it is exact. Field kinds:
 ======  ==================================================================
 pct     a share, in percent
 pp      a difference of shares, in signed percentage points
-num     a number, three significant digits
+num     a number, three significant digits (whole from 100 on)
 signed  a signed number, three decimals
 turn    a whole number of turns or doublons; NaN reads "never"
 ======  ==================================================================
@@ -114,7 +114,7 @@ def _number(x: float, kind: str, decimals: int | None = None) -> str:
         return f"{x:+.3f}"
     if kind == "turn":
         return f"{x:.0f}"
-    return f"{x:.3g}"
+    return f"{x:.0f}" if abs(x) >= 100 else f"{x:#.3g}"
 
 
 def _decimals(low: float, high: float) -> int:
@@ -135,7 +135,7 @@ def format_figure(value: float, low: float, high: float, method: str, n: int,
     >>> format_figure(float("nan"), float("nan"), float("nan"), "exact", 200, "turn")
     'never (exact, 200 turns searched)'
     >>> format_figure(1.0, 1.0, 1.0, "monte carlo", 20000, "pct")
-    '100% (all 20,000 games)'
+    '100% [all 20,000 games alike]'
     """
     if kind not in KINDS:
         raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")
@@ -147,7 +147,7 @@ def format_figure(value: float, low: float, high: float, method: str, n: int,
     if method == "exact":
         return f"{_number(value, kind)}{unit} (exact)"
     if low == high:  # every game gave the same figure
-        return f"{_number(value, kind)}{unit} (all {n:,} games)"
+        return f"{_number(value, kind)}{unit} [all {n:,} games alike]"
     decimals = _decimals(low, high) if kind in ("pct", "pp") else None
     return (f"{_number(value, kind, decimals)}{unit} [{_number(low, kind, decimals)}, "
             f"{_number(high, kind, decimals)}]")  # fmt: skip

@@ -229,7 +229,7 @@ GAMES: dict[str, Game] = {
                              "between solved players, since a stake may be twice one's points",
                              "panache_game", "Rules of thumb against each other"),
                 fix=Cell("{knobs}: the Master Panache decides {fix.mp_elimination_share:pct} "
-                         "of duels ({diff.mp_elimination_share:pp}); duels last "
+                         "of duels, a change of {diff.mp_elimination_share:pp}; duels last "
                          "{fix.duel_rounds:num} rounds; the first player wins "
                          "{fix.first_player_win:pct}",
                          "panache_game", "Variants a designer would try"),
@@ -251,26 +251,27 @@ GAMES: dict[str, Game] = {
             small_rules={"radius": 1, "capital": 10, "bid_step": 5},
             small_balance={"n_games": 2000, "duel_grid": 5, "coalition_grid": 10, "jobs": 1},
             index_row=IndexRow(
-                edge=Cell("none from the start ({base.duel_value_start:signed}: the seats are "
-                          "mirror images); a one-row lead is worth "
-                          "{base.duel_value_lead:signed} (P(win) - P(loss), 1 vs 1 solved on "
-                          "a bid grid)",
+                edge=Cell("1 vs 1, solved on a bid grid, in P(win) - P(loss): the start is "
+                          "worth {base.duel_value_start:signed} to either seat, as the seats "
+                          "are mirror images; a one-row lead is worth "
+                          "{base.duel_value_lead:signed}",
                           "citadel", "The whole two-player game"),
-                draws=Cell("honest (`straight`) players stall to the round limit in "
-                           "{base.stall_rate_heuristic:pct} of games; random players draw "
-                           "{base.draw_rate_random:pct}",
+                draws=Cell("games that stall to the round limit, honest (`straight`) "
+                           "players: {base.stall_rate_heuristic:pct}; games drawn, random "
+                           "players: {base.draw_rate_random:pct}",
                            "citadel", "Honest heuristics, simulated"),
-                length=Cell("{base.rounds_random:num} rounds (random play); "
-                            "{base.rounds_heuristic:num} (`straight` play)",
+                length=Cell("rounds with random players: {base.rounds_random:num}; with "
+                            "`straight` players: {base.rounds_heuristic:num}",
                             "citadel", "Variants under random play"),
                 exploit=Cell("abstention: once honest bids round down to 0 nobody moves the "
-                             "pawn and nothing can end the game ({base.stall_rate_heuristic:pct} "
-                             "of `straight` games stall)",
+                             "pawn and nothing ends the game before the round limit; `straight` "
+                             "games that stall: {base.stall_rate_heuristic:pct}",
                              "citadel", "Honest heuristics, simulated"),
-                fix=Cell("{knobs}: {fix.stall_rate_heuristic:pct} of `straight` games stall; "
-                         "they end in {fix.rounds_heuristic:num} rounds, still drawn "
-                         "({fix.draw_rate_heuristic:pct}); random play draws "
-                         "{fix.draw_rate_random:pct} ({diff.draw_rate_random:pp})",
+                fix=Cell("{knobs}: `straight` games that stall: "
+                         "{fix.stall_rate_heuristic:pct}; they end after "
+                         "{fix.rounds_heuristic:num} rounds, drawn: "
+                         "{fix.draw_rate_heuristic:pct}; random players draw "
+                         "{fix.draw_rate_random:pct}, a change of {diff.draw_rate_random:pp}",
                          "citadel", "Variants under random play"),
                 fixes=({"min_bid": 1}, {"min_bid": 10}),
                 objective="stall_rate_heuristic",
@@ -347,10 +348,10 @@ GAMES: dict[str, Game] = {
                 exploit=Cell("the money loop: selling a gold at a band edge and buying it "
                              "back next turn gains {base.money_loop_gain:turn} doublon(s); "
                              "with no income at all the loop alone wins, at turn "
-                             "{base.loop_win_turn:turn}",
+                             "{base.loop_win_turn:turn}, an unbounded source of doublons",
                              "commander", "The race to the win threshold, exactly"),
                 fix=Cell("{knobs}: a round trip gains {fix.money_loop_gain:turn} doublons; "
-                         "with no income a player wins {fix.loop_win_turn:turn}; turns to "
+                         "turn of the win with no income: {fix.loop_win_turn:turn}; turns to "
                          "the fastest win at income 4: {fix.fastest_win_income_4:turn}",
                          "commander", "The race to the win threshold, exactly"),
                 fixes=({"sale_price": "after"},),

@@ -53,10 +53,12 @@ def fake_source(game: str, knobs) -> "pd.DataFrame":  # noqa: F821
         ((-0.0006, -0.0009, -0.0003, "monte carlo", 10**6, "pp"), "-0.06 pp [-0.09, -0.03]"),
         ((17.8, 17.7, 17.9, "monte carlo", 100, "num"), "17.8 [17.7, 17.9]"),
         ((0.0569, 0.0569, 0.0569, "exact", 1, "signed"), "+0.057 (exact)"),
+        ((10.0, 9.98, 10.02, "monte carlo", 100, "num"), "10.0 [9.98, 10.0]"),
+        ((0.25, 0.25, 0.25, "exact", 1, "num"), "0.250 (exact)"),
         ((9.0, 9.0, 9.0, "exact", 60, "turn"), "9 (exact)"),
         ((math.nan, math.nan, math.nan, "exact", 0, "turn"), "never (exact)"),
         ((math.nan, math.nan, math.nan, "monte carlo", 0, "num"), "n/a"),
-        ((200.0, 200.0, 200.0, "monte carlo", 20000, "num"), "200 (all 20,000 games)"),
+        ((200.0, 200.0, 200.0, "monte carlo", 20000, "num"), "200 [all 20,000 games alike]"),
     ],
 )  # fmt: skip
 def test_format_figure(args, expected):
@@ -73,8 +75,8 @@ def test_fill_reads_both_cards_their_difference_and_the_knobs():
     assert fill("{base.p:pct} then {fix.p:pct} ({diff.p:pp}); {1-base.p:pct}", base, fix,
                 {"min_bid": 1}) == "50% (exact) then 25% (exact) (-25.00 pp (exact)); 50% (exact)"
     text = fill("{base.r} rounds, {knobs}", base, fix, {"sale_price": "after"})
-    assert text == '2 [0.868, 3.13] rounds, `sale_price = "after"`'
-    assert fill("{diff.r:num}", base, fix).startswith("-1 [")
+    assert text == '2.00 [0.868, 3.13] rounds, `sale_price = "after"`'
+    assert fill("{diff.r:num}", base, fix) == "-1.00 [-2.13, 0.132]"
     with pytest.raises(ValueError, match="no metric 'q'"):
         fill("{base.q}", base)
     with pytest.raises(ValueError, match="needs the fix's card"):
