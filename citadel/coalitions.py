@@ -1,12 +1,12 @@
 """Two coalitions facing each other, solved exactly, and the cooperative game they define.
 
-RULES.md §2: alliances are not binding, but once the seats split into two sides that
-each play for the side, the game is zero-sum (a side's payoff is its members' scores
-minus the other side's). :func:`solve_sides` solves it by Shapley's value iteration
-over the states (pawn cell, pooled capital of each side), in order of increasing
-capitals as :mod:`citadel.whole_game` does for 1 vs 1: every round that changes
-nothing leaves the state as it is, so each state is the fixed point of its own stage
-game (:func:`citadel.stage.solve_with_loop`).
+Alliances are not binding (docs/rules.md, Master Citadel), but once the seats split
+into two sides that each play for the side, the game is zero-sum (a side's payoff is
+its members' scores minus the other side's). :func:`solve_sides` solves it by
+Shapley's value iteration over the states (pawn cell, pooled capital of each side),
+in order of increasing capitals as :mod:`citadel.whole_game` does for 1 vs 1: every
+round that changes nothing leaves the state as it is, so each state is the fixed
+point of its own stage game (:func:`citadel.stage.solve_with_loop`).
 
 Abstraction, stated (and measured by :func:`check_sides` within it):
 
@@ -15,10 +15,10 @@ Abstraction, stated (and measured by :func:`check_sides` within it):
 * **One combined order per side.** A side writes one order (amount ``a``, a member's
   own direction, ``k`` authors): ``k`` members write ``a`` that way and merge
   (strength ``k a``, cost ``k a``), the others abstain. So a side can combine, and be
-  countered (RULES.md step 2: a single order of the same amount the opposite way
-  cancels a combined one); it never splits its members over two directions. With
-  each side pulling only toward its own lines no tie can cost a fee, so capitals stay
-  on the grid of ``bid_step``. ``min_bid`` must be 0 (members abstain).
+  countered (docs/rules.md, Resolution, step 2: a single order of the same amount the
+  opposite way cancels a combined one); it never splits its members over two
+  directions. With each side pulling only toward its own lines no tie can cost a fee,
+  so capitals stay on the grid of ``bid_step``. ``min_bid`` must be 0 (members abstain).
 * **No round limit**: a game that stalls for ever is a draw, as in the 1 vs 1 solve.
 
 Precision: each state's fixed point is certified to a residual of 1e-10. Where a side
@@ -28,7 +28,7 @@ decided) that residual leaves the value up to ``sqrt(1e-10) = 1e-5`` from the ex
 one; the tests measure it against a plain solve of the same game.
 
 Scores: a win is worth 1 to the seat whose line the pawn crosses, a corner exit 1/2
-to each of its two seats; an empty seat's edge is a wall (RULES.md §2).
+to each of its two seats; an empty seat's edge is a wall (docs/rules.md, Master Citadel).
 
 **Coalition values.** ``v(S)`` is what coalition S can guarantee itself: the value of
 the zero-sum game in which S maximises its members' total expected score and the
@@ -523,7 +523,7 @@ def simulate_sides(sol: SidesSolution, n: int, seed=None, max_rounds: int | None
     Plain Python, independent of the solve's tables: each round both sides draw a
     combined order from their strategy at the current state, the members' orders are
     resolved by the reference resolution (``citadel.resolve.resolve_reference``), the
-    side pays what its members pay, and walls and scores follow RULES.md §2.
+    side pays what its members pay, and walls and scores follow docs/rules.md.
 
     Parameters
     ----------

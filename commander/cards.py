@@ -1,8 +1,9 @@
 """Card data: loading a card set and decks from CSV, checked field by field.
 
-RULES.md §4 has no card list: card values are input. The package ships an
-**illustrative sample set, invented for testing** (``commander/data/cards.csv`` and
-``decks.csv``); users load their own files in the same format.
+The rules (docs/rules.md, Master & Commander) have no card list: card values are
+input. The package ships an **illustrative sample set, invented for testing**
+(``commander/data/cards.csv`` and ``decks.csv``); users load their own files in the
+same format.
 
 ``cards.csv`` has one row per card and the columns of :data:`CARD_COLUMNS` (lines
 starting with ``#`` are comments). Every numeric field must be present and a

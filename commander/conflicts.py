@@ -1,4 +1,4 @@
-"""Exact conflicts (RULES.md §4 "Conflicts"): battles, exploration, referendum, rally.
+"""Exact conflicts (docs/rules.md, Conflicts): battles, exploration, referendum, rally.
 
 * **Tactical battle** (raid): attacker strength = conquest of the engaged untapped
   attackers + bonuses; defender strength = conquest of the engaged defenders + the

@@ -1,4 +1,4 @@
-"""Deck construction rules (RULES.md §4 "Deck construction"), every breach reported.
+"""Deck construction rules (docs/rules.md, Deck construction), every breach reported.
 
 A deck must hold exactly one lair, which gives its faction (not independent); a crew
 of at least ``min_crew`` characters, a strict majority of them of the lair's faction

@@ -3,8 +3,8 @@
 Each player brings a deck (lair income and value, a crew pile, an exploration pile,
 an adventure deck whose agreements yield income and whose items and supports give a
 conquest bonus; all from card data, see ``commander.cards``) and a :class:`Strategy`.
-The turn is the one of ``commander.engine`` (RULES.md §4 phases: collect, main phase
-with attachments, an agreement, a raid or an exploration, one transaction,
+The turn is the one of ``commander.engine`` (docs/rules.md, Turn phases: collect,
+main phase with attachments, an agreement, a raid or an exploration, one transaction,
 recruitment paid in gold, one new card). The game is deterministic once the piles
 are shuffled, so a game's randomness is the order of each player's three piles
 (shuffled as they are drawn from: partial Fisher-Yates);

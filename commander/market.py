@@ -1,4 +1,4 @@
-"""The gold market of the East India Company (RULES.md §4, exact rules).
+"""The gold market of the East India Company (docs/rules.md, The gold market).
 
 The rate (ICROE) depends on the Company's stock ``s`` through the bands of
 ``Rules.exchange_rates``. A transaction moves ``k <= max_gold_per_transaction`` gold
@@ -10,8 +10,8 @@ one at a time and the rate is updated after each move, so
   ``sale_price == "before"`` (each gold priced before it moves, the literal reading),
   ``sum(rate(s + i + 1) ...)`` when ``"after"``.
 
-RULES.md's examples: buying 3 from a stock of 10 costs 2 + 3 + 3 = 8; selling 2 into
-a stock of 3 pays 5 + 4 = 9. A transaction is signed: ``k > 0`` buys, ``k < 0``
+The examples of docs/rules.md: buying 3 from a stock of 10 costs 2 + 3 + 3 = 8; selling
+2 into a stock of 3 pays 5 + 4 = 9. A transaction is signed: ``k > 0`` buys, ``k < 0``
 sells, ``k = 0`` passes.
 """
 
@@ -34,7 +34,7 @@ def buy_steps(rules: Rules, stock: int, k: int) -> tuple[int, ...]:
 
     Examples
     --------
-    >>> buy_steps(Rules(), 10, 3)   # RULES.md: 2 + 3 + 3
+    >>> buy_steps(Rules(), 10, 3)   # docs/rules.md: 2 + 3 + 3
     (2, 3, 3)
     """
     stock = check_int("stock", stock, 0)
@@ -50,7 +50,7 @@ def sell_steps(rules: Rules, stock: int, k: int) -> tuple[int, ...]:
 
     Examples
     --------
-    >>> sell_steps(Rules(), 3, 2)   # RULES.md: 5 + 4
+    >>> sell_steps(Rules(), 3, 2)   # docs/rules.md: 5 + 4
     (5, 4)
     >>> sell_steps(Rules(sale_price="after"), 3, 2)
     (4, 4)

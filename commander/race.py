@@ -1,7 +1,7 @@
 """The race to the win threshold through the market, solved exactly by dynamic programming.
 
 A player starts turn 1 with ``gold``, ``doublons`` and the Company's ``stock``.
-Following RULES.md §4, a player who *starts* a turn with ``win_gold`` gold wins.
+Following docs/rules.md, Victory: a player who *starts* a turn with ``win_gold`` gold wins.
 Otherwise, in turn ``t`` the player collects ``income[t]`` doublons (the collect
 phase: lair, territories, agreements), makes one transaction in the trade phase
 (buy or sell up to ``max_gold_per_transaction`` gold, or pass), and before the next

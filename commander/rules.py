@@ -1,4 +1,4 @@
-"""The rules of Master & Commander as one frozen, validated object (RULES.md §4).
+"""The rules of Master & Commander as one frozen, validated object (docs/rules.md).
 
 Every knob of §4 is a field of :class:`Rules`; a designer tries a variant by building
 another ``Rules`` (``dataclasses.replace`` or the constructor) and every analysis
@@ -9,7 +9,8 @@ by decreasing lowest stock and ending with a band starting at stock 0; the rate 
 stock is the rate of the first band whose lowest stock it reaches. The seed's table
 ``13+ -> 1, 10-12 -> 2, 7-9 -> 3, 4-6 -> 4, 1-3 -> 5, 0 -> 6`` is the default.
 
-Choices RULES.md leaves open, made here as knobs (defaults in brackets):
+Choices the seed's text leaves open, made here as knobs (defaults in brackets; all
+listed in docs/rules.md, Master & Commander: rulings on open cases):
 
 * ``sale_price`` ["before"]: a sold gold is priced at the rate before it moves (the
   literal reading) or ``"after"`` it moves.
@@ -71,7 +72,7 @@ def _check_rates(value) -> tuple[tuple[int, int], ...]:
 
 @dataclass(frozen=True)
 class Rules:
-    """Master & Commander rules; the defaults are the seed's (RULES.md §4).
+    """Master & Commander rules; the defaults are the seed's (docs/rules.md).
 
     Parameters
     ----------

@@ -2,11 +2,11 @@
 
 A variant is a :class:`~commander.rules.Rules` (another exchange-rate table, starting
 stock, transaction cap, win threshold, ...). :func:`race_variants` gives, for each, the
-exact minimum winning turn of a lone buyer from the opening position (RULES.md §4:
-no gold, ``start_doublons``, the starting stock) with a given income, alone and with
-rivals draining the stock. :func:`economy_variants` simulates the economy model under
-each variant with the same seed (common random numbers) and reports game length and
-who wins: give the players different strategies (e.g. buying from turn 1 against
+exact minimum winning turn of a lone buyer from the opening position (docs/rules.md,
+Victory: no gold, ``start_doublons``, the starting stock) with a given income, alone and
+with rivals draining the stock. :func:`economy_variants` simulates the economy model
+under each variant with the same seed (common random numbers) and reports game length
+and who wins: give the players different strategies (e.g. buying from turn 1 against
 buying from turn 5) to measure buying early against late.
 """
 

@@ -122,7 +122,7 @@ def advise(roll, kept=(), rules: Rules | None = None, utility=None, points=None,
 
     Examples
     --------
-    >>> table = advise([6, 5, 5, 3, 1])     # Roger's first roll (RULES.md)
+    >>> table = advise([6, 5, 5, 3, 1])     # Roger's first roll (docs/rules.md)
     >>> table.loc[1, ["keep", "reroll"]].tolist(), round(float(table.loc[1, "value"]), 4)
     (['6', '5 5 3 1'], -0.1564)
     >>> len(table)                          # 2 x 3 x 2 x 2 - 1 distinct choices

@@ -1,4 +1,4 @@
-r"""Attacks and counter-attacks, exactly (RULES.md §1, "Attack at level k").
+r"""Attacks and counter-attacks, exactly (docs/rules.md, Attack at level k).
 
 **The chain.** With ``m`` dice left, a roll shows ``C ~ Binomial(m, 1/6)`` dice with
 face ``k``. If ``C = 0`` the chain stops; otherwise those dice are set aside and the

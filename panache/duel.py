@@ -18,8 +18,8 @@ Every outcome lowers someone's points except those where nothing changes, which
 lead to ``W(b, a)``. So the states are solved pair by pair, {(a, b), (b, a)}, by
 increasing ``a + b``; within a pair the two values form a fixed point of a
 piecewise-linear map, solved by Newton's method (exact once the active choices are
-right) and checked by a final evaluation. Ties go to declining (RULES.md §1) and
-to the smallest stake.
+right) and checked by a final evaluation. Ties go to declining and to the smallest
+stake (docs/rules.md, Master Panache).
 
 Round 1 (no attacks, no Master Panache, gains if ``first_round_gain``) is solved by
 backward induction: the second player answers the first one's points, and the

@@ -1,4 +1,4 @@
-"""The Master Panache: the attempt's odds and the value of each stake (RULES.md §1).
+"""The Master Panache: the attempt's odds and the value of each stake (docs/rules.md).
 
 After a total of 0 (not in round 1) a player may name a target and an even stake
 X (``rules.legal_stakes(points)``), then play a whole turn roll again aiming at a

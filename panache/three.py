@@ -33,7 +33,7 @@ equilibria take the first in the order of :func:`panache._three_kernels.exchange
 (counters whenever consistent).
 
 Round 1 is solved by backward induction over the three first turns, each player
-seeing the earlier results (RULES.md §1).
+seeing the earlier results (docs/rules.md, Master Panache).
 """
 
 from __future__ import annotations

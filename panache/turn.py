@@ -1,8 +1,8 @@
 r"""The turn roll solved exactly: optimal set-aside policies and their distributions.
 
-A turn roll (RULES.md §1) is a finite Markov decision process. Its state is the
-number of dice left to roll ``m`` and the total ``s`` of the dice set aside (the
-set-aside faces matter only through their total); the final reward is a utility
+A turn roll (docs/rules.md, The turn roll) is a finite Markov decision process. Its
+state is the number of dice left to roll ``m`` and the total ``s`` of the dice set
+aside (the set-aside faces matter only through their total); the final reward is a utility
 ``u`` of the final total. With ``R`` ranging over the multisets of ``m`` dice and
 ``K`` over the non-empty sub-multisets of ``R``,
 

@@ -126,7 +126,7 @@ def horizon_row(table, horizon: int, cache_dir=None, bar=None) -> dict:
 def balance(rules: Rules | None = None, *, n_games: int = 500, seed=0,
             adjudication_horizon: int = 10, cache_dir=None,
             progress: bool | None = None):  # fmt: skip
-    """The balance card of ``rules`` (default: RULES.md's 3 x 5 board).
+    """The balance card of ``rules`` (default: the 3 x 5 board of docs/rules.md).
 
     Parameters
     ----------

@@ -1,4 +1,4 @@
-"""The adjudicated game of Ce soir, à Samarra: the horizon knob (RULES.md §3).
+"""The adjudicated game of Ce soir, à Samarra: the horizon knob (docs/rules.md).
 
 With ``horizon = H`` the game ends after H actions and the seed's tie-break decides
 (the servant with fewer rows to the enemy city wins; equal rows: draw). A position

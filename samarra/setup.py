@@ -1,4 +1,4 @@
-"""The setup game of Ce soir, à Samarra: which hidden setup to choose (RULES.md §3).
+"""The setup game of Ce soir, à Samarra: which hidden setup to choose (docs/rules.md).
 
 Both players choose their setup secretly and at once; then, in the perfect-information
 reading, the game from the start position has the value the retrograde solve gives.

@@ -2,7 +2,7 @@
 
 A game starts from uniformly random setups (or given ones); each side's agent sees
 only its :class:`samarra.agents.View` and chooses among its legal actions; the game
-ends and is adjudicated as RULES.md §3 says (:class:`samarra.engine.Game`). A
+ends and is adjudicated as docs/rules.md says (:class:`samarra.engine.Game`). A
 tournament plays every ordered pair of agents (the first named plays Black) and
 reports the shares of Black wins, draws and White wins with Wilson 95 % intervals.
 """

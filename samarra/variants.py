@@ -1,4 +1,4 @@
-"""Rule variants of Ce soir, à Samarra side by side (RULES.md §3 knobs).
+"""Rule variants of Ce soir, à Samarra side by side (the knobs of docs/rules.md).
 
 For each rules set: the perfect-information solve (share of positions won, lost and
 drawn for the side to move), the setup game (its value to the first mover, the share

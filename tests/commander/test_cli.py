@@ -176,7 +176,7 @@ def test_sweep_reports_failed_tasks_and_keeps_the_rest(capsys, monkeypatch):
 def test_report_runs_the_commander_notebooks(capsys, monkeypatch, tmp_path):
     calls = []
 
-    def fake_run(path, size, report_directory):
+    def fake_run(path, size, report_directory, **options):
         calls.append((path.name, size))
         (report_directory / f"{path.stem}.md").write_text(f"# Fake: {path.stem}\n\nDone.\n")
 

@@ -145,7 +145,7 @@ def test_sweep_on_a_dask_scheduler(capsys):
 def test_report_runs_the_panache_notebooks(capsys, monkeypatch, tmp_path):
     calls = []
 
-    def fake_run(path, size, report_directory):
+    def fake_run(path, size, report_directory, **options):
         calls.append((path.name, size))
         (report_directory / f"{path.stem}.md").write_text(f"# Fake: {path.stem}\n\nDone.\n")
 
@@ -155,7 +155,7 @@ def test_report_runs_the_panache_notebooks(capsys, monkeypatch, tmp_path):
     assert [r["notebook"] for r in rows] == [name for name, _ in calls]
     assert "* Done." in (tmp_path / "index.md").read_text()
 
-    def broken(path, size, report_directory):
+    def broken(path, size, report_directory, **options):
         raise RuntimeError("CellExecutionError\n...\nZeroDivisionError: division by zero")
 
     monkeypatch.setattr("tabletop.notebooks.run_notebook", broken)
