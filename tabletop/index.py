@@ -162,12 +162,15 @@ def summarize(path: str | os.PathLike) -> ReportSummary:
     return ReportSummary(path.stem, title, (), "first paragraph")
 
 
-def build_index(folder: str | os.PathLike | None = None, balance: bool = True,
+def build_index(folder: str | os.PathLike | None = None, balance: bool = False,
                 source=None) -> str:  # fmt: skip
     """The Markdown of the index of the reports in ``folder`` (default: the report folder).
 
-    With ``balance`` the index opens with the balance table, its cards from ``source``
-    (default :func:`tabletop.balance_table.seed_card`: the card cache).
+    With ``balance`` the index opens with the balance table of the seed rules, its
+    cards from ``source`` (default :func:`tabletop.balance_table.seed_card`: the card
+    cache, computing a missing card); off by default, so that an index of other
+    reports (a variant's, a test's) computes nothing. ``python -m tabletop.index``
+    turns it on.
     """
     folder = Path(folder) if folder is not None else report_dir()
     paths = sorted(p for p in folder.glob("*.md") if p.name != INDEX_NAME)
@@ -202,9 +205,10 @@ def build_index(folder: str | os.PathLike | None = None, balance: bool = True,
     return "\n".join(lines) + "\n"
 
 
-def write_index(folder: str | os.PathLike | None = None, balance: bool = True,
+def write_index(folder: str | os.PathLike | None = None, balance: bool = False,
                 source=None) -> Path:  # fmt: skip
-    """Write ``index.md`` in ``folder`` (default: the report folder) atomically."""
+    """Write ``index.md`` in ``folder`` (default: the report folder) atomically;
+    ``balance`` and ``source`` as in :func:`build_index`."""
     folder = Path(folder) if folder is not None else report_dir()
     if not folder.is_dir():
         raise FileNotFoundError(f"no report folder at {folder}")

@@ -125,7 +125,7 @@ def test_index_groups_reports_by_game_and_links_them(tmp_path):
 
 def test_index_opens_with_the_balance_table_then_the_glossary(tmp_path):
     write(tmp_path, "citadel", "# Master Citadel: x\n\n## The whole two-player game\n\nX.\n")
-    text = build_index(tmp_path, source=fake_source)
+    text = build_index(tmp_path, balance=True, source=fake_source)
     top = re.findall(r"^## .*$", text, re.M)
     assert top == ["## Balance at a glance", "## Glossary", "## Reports by game"]
     table = text.split("## Balance at a glance")[1].split("## Glossary")[0]
@@ -137,7 +137,7 @@ def test_index_opens_with_the_balance_table_then_the_glossary(tmp_path):
     own = set(anchors(text))
     for target in re.findall(r"\]\((#[^)]*)\)", text):
         assert target[1:] in own
-    assert build_index(tmp_path, balance=False).count("Balance at a glance") == 0
+    assert build_index(tmp_path).count("Balance at a glance") == 0  # off by default
 
 
 def test_command_line(tmp_path, capsys, monkeypatch):
