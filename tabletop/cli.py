@@ -595,7 +595,8 @@ def _run_reports(args: argparse.Namespace, title: str, pattern: str, game=None, 
         res = balance.compare_rules(game, variant, seed=0, cache=True)
         atomic_write_text(folder / "card.md", res.markdown(f"{get(game).title}: balance card"))
         rows.append({"notebook": "balance card", "seconds": round(time.perf_counter() - start, 1)})
-    write_index(folder)
+    # the seed-rule reports' index opens with the seed rules' balance table (cards cached)
+    write_index(folder, balance=not variant and not args.report_dir)
     return pd.DataFrame(rows).set_index("notebook")
 
 

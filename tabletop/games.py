@@ -4,7 +4,10 @@ Each entry names its game's parts by module path (``"panache.rules:Rules"``) and
 imports them only when asked, so ``tabletop`` imports no game at import time. The
 balance card, ``compare``, the sweep's ``"<game>.balance"`` analysis and the tests
 find games here; a fifth game is added by writing its package (with an
-``analyses.py`` holding ``balance``, ``METRICS`` and ``VERDICT``) and one entry.
+``analyses.py`` holding ``balance``, ``METRICS`` and ``VERDICT``) and one entry. An
+entry's :class:`IndexRow` says what the report index's balance table shows of the game
+(:mod:`tabletop.balance_table`): which card figures, in which words, which knob
+settings are tried as the fix, and which report section each cell links to.
 
 Examples
 --------
@@ -34,6 +37,89 @@ def load(path: str):
     for part in name.split("."):
         obj = getattr(obj, part)
     return obj
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One cell of the index's balance table.
+
+    Attributes
+    ----------
+    text : str
+        Markdown with fields filled from computed figures
+        (:func:`tabletop.balance_table.fill`): ``{base.<metric>:<kind>}`` (the seed
+        rules' card), ``{fix.<metric>:<kind>}`` (the chosen fix's card),
+        ``{diff.<metric>:<kind>}`` (fix minus seed, with its interval),
+        ``{1-base.<metric>:<kind>}`` (one minus the figure) and ``{knobs}`` (the fix's
+        knob setting). A metric is a card row or a :class:`Fact`.
+    report : str
+        The report the cell links to (file stem, ``citadel``); ``""``: no link.
+    section : str
+        A heading of that report; the link goes to it while the report has it, else to
+        the report itself.
+    """
+
+    text: str
+    report: str = ""
+    section: str = ""
+
+
+@dataclass(frozen=True)
+class Fact:
+    """An exact figure that is not on the card: ``getattr(solver(rules, **kwargs),
+    attribute)`` for the registry's solver ``role``, NaN when that is None.
+
+    ``rules_args`` maps keyword arguments to fields of the rules (``{"gold":
+    "start_gold"}``); ``args`` are fixed keyword arguments. ``n`` of the figure is
+    ``args["horizon"]`` when given, else 0.
+    """
+
+    name: str
+    role: str
+    attribute: str
+    unit: str
+    meaning: str
+    rules_args: Mapping[str, str] = field(default_factory=dict)
+    args: Mapping = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class IndexRow:
+    """What the report index's balance table shows of one game under the seed's rules.
+
+    Attributes
+    ----------
+    edge, draws, length, exploit, fix : Cell
+        The row's cells: first-mover or seat edge, draw or stall rate, typical length,
+        the strongest exploit or degenerate strategy found, and the fix.
+    fixes : tuple of mapping
+        Knob settings tried as the fix, mildest first; each is a card of
+        ``Rules(**knobs)``.
+    objective : str
+        The metric the fix should bring down: the fix shown is the first setting whose
+        95 % interval of ``objective`` reaches the lowest value of all settings.
+    facts : tuple of Fact
+        Figures beside the card's, computed for the seed's rules and each fix.
+    note : str
+        A caveat printed under the table (fields as in :class:`Cell`; ``""``: none).
+    options : mapping
+        ``balance`` options of the cards (default: the card's own sizes).
+    """
+
+    edge: Cell
+    draws: Cell
+    length: Cell
+    exploit: Cell
+    fix: Cell
+    fixes: tuple[Mapping, ...]
+    objective: str
+    facts: tuple[Fact, ...] = ()
+    note: str = ""
+    options: Mapping = field(default_factory=dict)
+
+    def cells(self) -> tuple[Cell, ...]:
+        """The five cells, in table order."""
+        return (self.edge, self.draws, self.length, self.exploit, self.fix)
 
 
 @dataclass(frozen=True)
@@ -75,6 +161,8 @@ class Game:
         Path of ``random_play(rules, seed) -> (reference, kernel)``: one random game
         played by the plain engine and by the numba kernels, as two records equal when
         they agree; None when the two cannot be fed the same draws.
+    index_row : IndexRow or None
+        The game's row of the report index's balance table (None: no row).
     """
 
     name: str
@@ -91,6 +179,7 @@ class Game:
     sample: str = ""
     small_games: int = 256
     random_play: str | None = None
+    index_row: IndexRow | None = None
 
     def rules_class(self):
         """The rules class, imported."""
@@ -158,6 +247,27 @@ GAMES: dict[str, Game] = {
             # the engine rolls Python's generator, the kernel numba's: the two are held to
             # the same law (tests/panache/test_engine.py), not to the same games
             random_play=None,
+            index_row=IndexRow(
+                edge=Cell("the first player wins {base.first_player_win:pct} of duels between "
+                          "solved players; with 4 players the seats' shares spread by "
+                          "{base.seat_spread_4p:pp}",
+                          "panache_game", "The two-player game, solved exactly"),
+                draws=Cell("none: the last player left wins"),
+                length=Cell("{base.duel_rounds:num} rounds (duel of solved players)",
+                            "panache_game", "Seat advantage and game length by number of "
+                            "players"),
+                exploit=Cell("the Master Panache: it succeeds {base.mp_success:pct} of the "
+                             "time, yet decides {base.mp_elimination_share:pct} of duels "
+                             "between solved players, since a stake may be twice one's points",
+                             "panache_game", "Rules of thumb against each other"),
+                fix=Cell("{knobs}: the Master Panache decides {fix.mp_elimination_share:pct} "
+                         "of duels, a change of {diff.mp_elimination_share:pp}; duels last "
+                         "{fix.duel_rounds:num} rounds; the first player wins "
+                         "{fix.first_player_win:pct}",
+                         "panache_game", "Variants a designer would try"),
+                fixes=({"mp_stake_cap": 10},),
+                objective="mp_elimination_share",
+            ),
         ),
         Game(
             name="citadel",
@@ -176,6 +286,38 @@ GAMES: dict[str, Game] = {
                          "resolution": "basic", "bid_step": 5, "min_bid": 3, "max_rounds": 100},
             sample="citadel.simulate:sample_games",
             random_play="citadel.simulate:random_play",
+            index_row=IndexRow(
+                edge=Cell("1 vs 1, solved on a bid grid, in P(win) - P(loss): the start is "
+                          "worth {base.duel_value_start:signed} to either seat, as the seats "
+                          "are mirror images; a one-row lead is worth "
+                          "{base.duel_value_lead:signed}",
+                          "citadel", "The whole two-player game"),
+                draws=Cell("games that stall to the round limit, honest (`straight`) "
+                           "players: {base.stall_rate_heuristic:pct}; games drawn, random "
+                           "players: {base.draw_rate_random:pct}",
+                           "citadel", "Honest heuristics, simulated"),
+                length=Cell("rounds with random players: {base.rounds_random:num}; with "
+                            "`straight` players: {base.rounds_heuristic:num}",
+                            "citadel", "Variants under random play"),
+                exploit=Cell("abstention: once honest bids round down to 0 nobody moves the "
+                             "pawn and nothing ends the game before the round limit; `straight` "
+                             "games that stall: {base.stall_rate_heuristic:pct}",
+                             "citadel", "Honest heuristics, simulated"),
+                fix=Cell("{knobs}: `straight` games that stall: "
+                         "{fix.stall_rate_heuristic:pct}; they end after "
+                         "{fix.rounds_heuristic:num} rounds, drawn: "
+                         "{fix.draw_rate_heuristic:pct}; random players draw "
+                         "{fix.draw_rate_random:pct}, a change of {diff.draw_rate_random:pp}",
+                         "citadel", "Variants under random play"),
+                fixes=({"min_bid": 1}, {"min_bid": 10}),
+                objective="stall_rate_heuristic",
+                note="The exact values are those of an abstraction (amounts on a bid grid, "
+                     "each side writing only its own directions) that the report shows "
+                     "exploitable by a side free to write any direction. Coalitions: any "
+                     "three seats guarantee themselves {base.coalition_trio:num} against "
+                     "the fourth, so no division of the win keeps every trio content "
+                     "(least-core epsilon {base.least_core_epsilon:num}).",
+            ),
         ),
         Game(
             name="samarra",
@@ -195,6 +337,33 @@ GAMES: dict[str, Game] = {
             sample="samarra.simulate:sample_games",
             small_games=16,
             random_play="samarra.solve:random_play",
+            index_row=IndexRow(
+                edge=Cell("the setup game is worth {base.setup_value_first_mover:signed} to "
+                          "the first mover with perfect information; in self-play of "
+                          "determinising agents P(first mover wins) - P(second wins) = "
+                          "{base.selfplay_first_mover_edge:signed}",
+                          "samarra", "The setup game"),
+                draws=Cell("{base.setup_pairs_drawn:pct} of setup pairs are draws with "
+                           "perfect information; {base.selfplay_draws:pct} of self-play "
+                           "games are drawn",
+                           "samarra", "The setup game"),
+                length=Cell("{base.selfplay_actions:num} actions (self-play)",
+                            "samarra", "Hidden information: agents and a tournament"),
+                exploit=Cell("perfect play never forces a win: the first mover wins "
+                             "{base.setup_pairs_first_mover_wins:pct} of setup pairs, the "
+                             "second {base.setup_pairs_second_mover_wins:pct}; the rest "
+                             "is endless manoeuvring",
+                             "samarra", "Perfect-information solve"),
+                fix=Cell("{knobs} (the tie-break after that many actions): "
+                         "{fix.horizon_pairs_drawn:pct} of setup pairs stay drawn, the "
+                         "setup game is worth {fix.horizon_value_first_mover:signed} to the "
+                         "first mover; self-play draws {fix.selfplay_draws:pct}",
+                         "samarra", "The tie-break as a game: the `horizon` knob"),
+                fixes=({"horizon": 10},),
+                objective="horizon_pairs_drawn",
+                note="Self-play is hidden-information play of two determinising agents "
+                     "on random setups; the perfect-information figures are exact.",
+            ),
         ),
         Game(
             name="commander",
@@ -224,6 +393,39 @@ GAMES: dict[str, Game] = {
                           "votes_by_rank": (("captain", -1),)},
             sample="commander.economy:sample_games",
             random_play="commander.economy:random_play",
+            index_row=IndexRow(
+                edge=Cell("the first seat's share of finished 2-player economies is "
+                          "{base.first_seat_edge:pp} above its fair share",
+                          "commander", "The economy model"),
+                draws=Cell("{1-base.finished:pct} of economies are still unfinished at "
+                           "the round limit",
+                           "commander", "The economy model"),
+                length=Cell("{base.win_round:num} rounds (finished economies); turns to "
+                            "the fastest win with 4 doublons of income a turn: "
+                            "{base.fastest_win_income_4:turn}",
+                            "commander", "The race to the win threshold, exactly"),
+                exploit=Cell("the money loop: selling a gold at a band edge and buying it "
+                             "back next turn gains {base.money_loop_gain:turn} doublon(s); "
+                             "with no income at all the loop alone wins, at turn "
+                             "{base.loop_win_turn:turn}, an unbounded source of doublons",
+                             "commander", "The race to the win threshold, exactly"),
+                fix=Cell("{knobs}: a round trip gains {fix.money_loop_gain:turn} doublons; "
+                         "turn of the win with no income: {fix.loop_win_turn:turn}; turns to "
+                         "the fastest win at income 4: {fix.fastest_win_income_4:turn}",
+                         "commander", "The race to the win threshold, exactly"),
+                fixes=({"sale_price": "after"},),
+                objective="money_loop_gain",
+                facts=(Fact("loop_win_turn", "race", "win_turn", "turns",
+                            "fewest turns to win_gold with no income, from the opening "
+                            "gold, doublons and stock (solve_race; n: turns searched; "
+                            "NaN: never within them)",
+                            rules_args={"gold": "start_gold", "doublons": "start_doublons",
+                                        "stock": "start_stock"},
+                            args={"income": 0, "horizon": 200}),),
+                note="The economy figures rest on the package's sample cards, invented "
+                     "for testing (the rule text has no card list); the market and race "
+                     "figures need no cards.",
+            ),
         ),
     )
 }
