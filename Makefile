@@ -15,9 +15,10 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test,notebooks]'
 	touch $(STAMP)
 
+# the tests run on every core (pytest-xdist); each test is independent of the others
 test: $(STAMP)
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --dist worksteal
 
 # every headline of the seed-rule reports that fits in about 15 minutes on 2 cores
 report: $(STAMP)
