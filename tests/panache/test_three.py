@@ -154,3 +154,24 @@ def test_decisions_refuse_states_off_the_table():
         sol.round1_utility(1, ())
     with pytest.raises(ValueError, match="seat must be"):
         sol.round1_utility(3)
+
+
+@pytest.mark.slow
+def test_cycling_classes_are_solved_exactly_where_the_exchanges_allow():
+    """The README's example rules: of the three classes whose best responses cycle,
+    two have a pure stationary equilibrium that the best-response steps circle
+    without meeting, found by the search; the third sits where the selected exchange
+    equilibrium switches (its counters would have to mix) and keeps its
+    fictitious-play epsilon. The independent two-sided check of these classes is
+    :func:`test_classes_called_exact_pass_an_independent_two_sided_check`."""
+    sol = solve_three(Rules(n_dice=2, start_points=4))
+    classes = sol.classes
+    assert classes["method"].value_counts().to_dict() == {
+        "pure": 73, "pure search": 2, "counter switch": 1,
+    }  # fmt: skip
+    assert (classes.loc[classes["method"] == "pure", "period"] == 1).all()
+    assert (classes.loc[classes["method"] != "pure", "period"] != 1).all()
+    solved = classes["method"].isin(["pure", "pure search", "mixed"])
+    assert (classes.loc[solved, "regret"] <= 1e-9).all()
+    assert (classes.loc[~solved, "regret"] > 1e-9).all()
+    assert not sol.exact
