@@ -48,8 +48,16 @@ the middle of the box. The steps per class:
    :math:`d_k` (counters included): the same two-sided check that
    :func:`panache._three_kernels.class_gaps` applies to the finished table.
 
-Of the accepted candidates the one closest to the fictitious-play values is kept.
-A class with none keeps its fictitious-play values and their regret.
+Choices are tried nearest first (by how far their pieces and breakpoints lie from
+the start values), at most ``MAX_TRIES``, and the first accepted is kept. When none
+passes, the envelopes are traced again around the first candidate that solved (its
+no-change vectors differ from the start's also in the other players' chances, which
+the exchanges' counters read), up to ``RETRACE`` traces. A class with none keeps its
+fictitious-play values and their regret. Where the best turn jumps (the exchange
+equilibrium selected switches as :math:`d_k` crosses a threshold, so another
+player's counters change at once) no mixture of the mover's plans is continuous
+across the jump: a class whose values sit there has no equilibrium in this search,
+which mixes the movers' plans and never the counters.
 
 References
 ----------
