@@ -44,7 +44,9 @@ equilibrium switches (the target stops countering as the mover's no-change chanc
 crosses a threshold), the mover's best turn jumps there, no mixture of the mover's
 plans is an equilibrium, and the class keeps its fictitious-play values and
 epsilon (``method`` "counter switch" in :attr:`ThreeSolution.classes`). At default
-rules these are most of the classes left inexact.
+rules 16,956 of the 21,360 classes (79.4%) are exact: 15,939 pure by policy
+iteration, 836 pure found by the search and 181 mixed; of the 4,404 left, 3,489 sit
+on a counter switch and 915 had no candidate pass (largest two-sided gap 1.7e-3).
 
 Round 1 is solved by backward induction over the three first turns, each player
 seeing the earlier results (RULES.md §1).
