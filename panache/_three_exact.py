@@ -210,8 +210,9 @@ def _solve_choice(choice):
         else:
             at[k], (alpha_below[k], beta_below[k]), (alpha_above[k], beta_above[k]) = item
             mixed.append(k)
-    found, _, v = solve_choice(alpha_below, beta_below, alpha_above, beta_above,
-                               np.array(mixed, dtype=np.int64), at, low, high, NEWTON_STEPS)  # fmt: skip
+    mixed = np.array(mixed, dtype=np.int64)
+    found, _, v = solve_choice(alpha_below, beta_below, alpha_above, beta_above, mixed, at,
+                               low, high, NEWTON_STEPS)  # fmt: skip
     return found, v
 
 

@@ -139,7 +139,8 @@ class ThreeSolution:
         found by the search for mixed ones), "mixed" (an exact mixed equilibrium), or
         why a cycling class kept its fictitious-play values:
         "counter switch" (the selected exchange equilibrium switches within 0.01
-        of the values, in the mover's no-change chance), "not found" (no candidate passed) or "no pure exchange".
+        of the values, in the mover's no-change chance), "not found" (no candidate
+        passed) or "no pure exchange".
     """
 
     rules: Rules
