@@ -454,34 +454,24 @@ def _find_plan(pool_alpha, pool_beta, size, alpha, beta):
 
 
 @parallel_jit
-def solve_three_kernel(
-    levels, cycles, top, stake_factor, stake_cap, n, sums, state_start, state_sum,
+def solve_level(
+    lo, hi, cycles, three, stake_factor, stake_cap, n, sums, state_start, state_sum,
     size_offset, probability, opt_start, opt_size, opt_value, totals, final_index,
-    hit_given, s, q, pi, counters, duel, play_rounds,
+    hit_given, s, q, pi, counters, duel, play_rounds, periods, spreads, regrets,
+    no_equilibrium,
 ):  # fmt: skip
-    """Chances of (mover, next, last) for every canonical state (a, b, c).
-
-    ``cycles[levels[k]:levels[k + 1]]`` are the rotation classes {(a, b, c), (b, c, a),
-    (c, a, b)} with ``a + b + c`` the k-th total; classes of one total read only
-    states with fewer points, so they are solved in parallel, totals in increasing
-    order (see :func:`solve_class`). Returns the table, each class's period and
-    spread, and the number of evaluations that met an exchange with no pure
-    equilibrium.
-    """
-    three = np.zeros((top + 1, top + 1, top + 1, 3))
-    periods = np.zeros(cycles.shape[0], dtype=np.int64)
-    spreads = np.zeros(cycles.shape[0])
-    regrets = np.zeros(cycles.shape[0])
-    no_equilibrium = np.zeros(cycles.shape[0], dtype=np.int64)
-    for lv in range(levels.shape[0] - 1):
-        for ci in prange(levels[lv], levels[lv + 1]):
-            periods[ci], spreads[ci], regrets[ci], no_equilibrium[ci] = solve_class(
-                cycles[ci, 0], cycles[ci, 1], cycles[ci, 2], three, duel, stake_factor,
-                stake_cap, n, sums, state_start, state_sum, size_offset, probability,
-                opt_start, opt_size, opt_value, totals, final_index, hit_given, s, q, pi,
-                counters, play_rounds,
-            )  # fmt: skip
-    return three, periods, spreads, regrets, no_equilibrium.sum()
+    """Solve the rotation classes ``cycles[lo:hi]`` (one total ``a + b + c``) into
+    ``three``, in parallel: they read only states with fewer points, already solved
+    (see :func:`solve_class`). Writes each class's period, spread, the solver's own
+    regret and the number of evaluations that met an exchange with no pure
+    equilibrium into the arrays of those names."""
+    for ci in prange(lo, hi):
+        periods[ci], spreads[ci], regrets[ci], no_equilibrium[ci] = solve_class(
+            cycles[ci, 0], cycles[ci, 1], cycles[ci, 2], three, duel, stake_factor,
+            stake_cap, n, sums, state_start, state_sum, size_offset, probability,
+            opt_start, opt_size, opt_value, totals, final_index, hit_given, s, q, pi,
+            counters, play_rounds,
+        )  # fmt: skip
 
 
 @jit
@@ -534,3 +524,93 @@ def class_gaps(
             worst = max(worst, abs(gap))
         out[i] = worst
     return out
+
+
+@jit
+def turn_plan(x, y, z, part, decline, three, duel, n, sums, state_start, state_sum,
+              size_offset, probability, opt_start, opt_size, opt_value, totals, final_index,
+              s, q, counters):  # fmt: skip
+    """The mover's best turn in state (x, y, z) against ``decline`` as a plan: its
+    chances ``alpha + beta * D`` for any no-change vector ``D`` under the same
+    decisions (keeps, targets, the exchanges' counters); ``beta`` < 0 when an exchange
+    has no equilibrium in pure counter decisions."""
+    value, slope, cu, du, decisions = turn_work(n, sums.shape[0], totals.shape[0])
+    alpha, beta, missing = best_turn(
+        x, y, z, part, decline, three, duel, n, sums, state_start, state_sum, size_offset,
+        probability, opt_start, opt_size, opt_value, totals, final_index, s, q, counters,
+        cu, du, decisions, value, slope,
+    )  # fmt: skip
+    if missing:
+        return alpha, -1.0
+    return alpha, beta
+
+
+@jit
+def _choice_cycle(alpha_below, beta_below, alpha_above, beta_above, theta):
+    alpha = np.empty((3, 3))
+    beta = np.empty(3)
+    for k in range(3):
+        alpha[k] = theta[k] * alpha_below[k] + (1 - theta[k]) * alpha_above[k]
+        beta[k] = theta[k] * beta_below[k] + (1 - theta[k]) * beta_above[k]
+    return cycle_values(alpha, beta), 1.0 - beta[0] * beta[1] * beta[2]
+
+
+@jit
+def _choice_residual(alpha_below, beta_below, alpha_above, beta_above, theta, mixed, at):
+    v, denom = _choice_cycle(alpha_below, beta_below, alpha_above, beta_above, theta)
+    r = np.empty(mixed.shape[0])
+    for j in range(mixed.shape[0]):
+        k = mixed[j]
+        r[j] = (v[(k + 1) % 3, 2] - at[k]) * denom
+    return r, v
+
+
+@jit
+def solve_choice(alpha_below, beta_below, alpha_above, beta_above, mixed, at, low, high,
+                 steps):  # fmt: skip
+    """Values of a rotation class whose state ``k`` plays the plan ``alpha + beta * D``
+    mixed with chance ``theta[k]`` on the plan below (``*_below``) and the rest on the
+    one above, the chances of the states in ``mixed`` solved so that each one's
+    ``d_k`` (its mover's no-change chance) is its breakpoint ``at[k]``.
+
+    Each equation times the cycle's denominator is affine in every chance
+    separately, so the unit secant is its exact partial derivative and Newton's
+    method solves one mixed state in one step. Returns (found, theta, values): found
+    when the chances lie in [0, 1] and every state's ``d_k`` in ``[low[k], high[k]]``
+    (a pure state's piece).
+    """
+    theta = np.full(3, 0.5)
+    m = mixed.shape[0]
+    r, v = _choice_residual(alpha_below, beta_below, alpha_above, beta_above, theta, mixed, at)
+    for _ in range(steps if m > 0 else 0):
+        if np.max(np.abs(r)) <= 1e-16:
+            break
+        jac = np.empty((m, m))
+        for j in range(m):
+            up = theta.copy()
+            up[mixed[j]] += 1.0
+            r_up, _ = _choice_residual(alpha_below, beta_below, alpha_above, beta_above, up,
+                                       mixed, at)  # fmt: skip
+            jac[:, j] = r_up - r
+        if abs(np.linalg.det(jac)) < 1e-300:
+            return False, theta, v
+        step = np.linalg.solve(jac, -r)
+        for j in range(m):
+            theta[mixed[j]] += step[j]
+        if not np.all(np.isfinite(theta)) or np.max(np.abs(theta)) > 1e6:
+            return False, theta, v
+        r, v = _choice_residual(alpha_below, beta_below, alpha_above, beta_above, theta,
+                                mixed, at)  # fmt: skip
+    if m > 0 and np.max(np.abs(r)) > 1e-13:
+        return False, theta, v
+    for j in range(m):
+        k = mixed[j]
+        if theta[k] < -1e-12 or theta[k] > 1 + 1e-12:
+            return False, theta, v
+        theta[k] = min(1.0, max(0.0, theta[k]))
+    v, _ = _choice_cycle(alpha_below, beta_below, alpha_above, beta_above, theta)
+    for k in range(3):
+        d = v[(k + 1) % 3, 2]
+        if d < low[k] - 1e-9 or d > high[k] + 1e-9:
+            return False, theta, v
+    return True, theta, v

@@ -154,3 +154,86 @@ def test_decisions_refuse_states_off_the_table():
         sol.round1_utility(1, ())
     with pytest.raises(ValueError, match="seat must be"):
         sol.round1_utility(3)
+
+
+@pytest.mark.slow
+def test_cycling_classes_are_solved_exactly_where_the_exchanges_allow():
+    """The README's example rules: of the three classes whose best responses cycle,
+    two have a pure stationary equilibrium that the best-response steps circle
+    without meeting, found by the search; the third sits where the selected exchange
+    equilibrium switches (its counters would have to mix) and keeps its
+    fictitious-play epsilon. The independent two-sided check of these classes is
+    :func:`test_classes_called_exact_pass_an_independent_two_sided_check`."""
+    sol = solve_three(Rules(n_dice=2, start_points=4))
+    classes = sol.classes
+    assert classes["method"].value_counts().to_dict() == {
+        "pure": 73, "pure search": 2, "counter switch": 1,
+    }  # fmt: skip
+    assert (classes.loc[classes["method"] == "pure", "period"] == 1).all()
+    assert (classes.loc[classes["method"] != "pure", "period"] != 1).all()
+    solved = classes["method"].isin(["pure", "pure search", "mixed"])
+    assert (classes.loc[solved, "regret"] <= 1e-9).all()
+    assert (classes.loc[~solved, "regret"] > 1e-9).all()
+    assert not sol.exact
+
+
+class _Only(dict):
+    """A table whose iteration lists only some of its states (the states whose
+    replies are enumerated); every state can still be read."""
+
+    def __init__(self, table, keys):
+        super().__init__(table)
+        self.keys_listed = list(keys)
+
+    def __iter__(self):
+        return iter(self.keys_listed)
+
+
+@pytest.mark.slow
+def test_a_mixed_class_stores_a_mixture_of_best_replies():
+    """Independently of the solver, on rules with a class solved in mixed strategies:
+    in each of its states the stored chances are a mixture of the mover's best
+    replies just below and just above its no-change chance (plain enumeration of
+    every turn, the next state's chance for the mover-to-be moved by 1e-7 either
+    way), with one chance for the mover on both sides, the equilibrium's
+    indifference; and at the stored values the reply gains nothing (two-sided)."""
+    rules = Rules(n_dice=3, start_points=4)
+    sol = solve_three(rules)
+    classes = sol.classes
+    assert classes["method"].value_counts().to_dict() == {
+        "pure": 109, "counter switch": 5, "pure search": 3, "not found": 1, "mixed": 1,
+    }  # fmt: skip
+    (a, b, c), = classes.index[classes["method"] == "mixed"]
+    assert classes.loc[(a, b, c), "regret"] <= 1e-9
+    top = max_points(rules)
+    table = {
+        key: tuple(sol.chances(*key))
+        for key in itertools.product(range(1, top + 1), repeat=3)
+    }
+    args = (rules.face_values, rules.n_dice, rules.start_points, rules.counter_attacks,
+            rules.mp_stake_factor)  # fmt: skip
+    states = [(a, b, c), (b, c, a), (c, a, b)]
+    eps = 1e-7
+    replies = {0: brute.three(*args, reply_to=_Only(table, states))}
+    for sign in (-1, 1):
+        moved = dict(table)
+        for key in states:
+            v = list(moved[key])
+            v[2] += sign * eps  # the previous mover's chance when nothing changes
+            moved[key] = tuple(v)
+        replies[sign] = brute.three(*args, reply_to=_Only(moved, states))
+    mixtures = 0
+    for key in states:
+        stored = np.array(table[key])
+        assert abs(replies[0][key][0] - stored[0]) <= 1e-9, key
+        below, above = np.array(replies[-1][key]), np.array(replies[1][key])
+        assert abs(below[0] - above[0]) <= 1e-6, key  # indifferent, to the shift
+        if np.allclose(below, above, atol=1e-6, rtol=0):
+            assert np.allclose(stored, below, atol=1e-6, rtol=0), key
+            continue
+        gap = below - above
+        theta = float(np.dot(stored - above, gap) / np.dot(gap, gap))
+        assert 0 < theta < 1, (key, theta)
+        assert np.allclose(stored, theta * below + (1 - theta) * above, atol=1e-6, rtol=0), key
+        mixtures += 1
+    assert mixtures > 0
