@@ -225,3 +225,34 @@ def check_counts(name: str, value, size: int | None = None) -> np.ndarray:
     if not np.isfinite(c).all() or (c < 0).any():
         raise ValueError(f"{name} must hold finite counts >= 0, got {_show(c)}")
     return c
+
+
+def check_int_array(name: str, value, ndim: int | None = None) -> np.ndarray:
+    """An array of integers, as a C-ordered int64 array (``ndim``: the dimensions it must have).
+
+    The array's dtype must be an integer one: floats (even ``32.0``), bools and strings
+    are refused, never truncated. Ranges are checked by the caller, which knows them.
+
+    Examples
+    --------
+    >>> check_int_array("amounts", [[32, 18]], 2).tolist()
+    [[32, 18]]
+    >>> check_int_array("amounts", [[32.7, 18]], 2)
+    Traceback (most recent call last):
+    ...
+    TypeError: amounts must be an array of ints, got [[32.7, 18]] (dtype float64)
+    """
+    if isinstance(value, str | bytes):
+        raise TypeError(f"{name} must be an array of ints, got {_show(value)} ({_kind(value)})")
+    try:
+        raw = np.asarray(value)
+    except (TypeError, ValueError):  # ragged nested sequences
+        raise TypeError(f"{name} must be an array of ints, got {_show(value)} "
+                        f"({_kind(value)})") from None  # fmt: skip
+    if raw.dtype.kind not in "iu":
+        raise TypeError(f"{name} must be an array of ints, got {_show(value)} (dtype {raw.dtype})")
+    if raw.dtype.kind == "u" and raw.size and raw.max() > np.iinfo(np.int64).max:
+        raise ValueError(f"{name} must fit in int64, got a maximum of {raw.max()}")
+    if ndim is not None and raw.ndim != ndim:
+        raise ValueError(f"{name} must be a {ndim}-D array, got shape {raw.shape}")
+    return np.ascontiguousarray(raw, dtype=np.int64)
