@@ -54,7 +54,8 @@ class Strategy:
     sell_min_rate : int
         Sells one gold when not buying and the rate is at least this (default 99: never).
     raid_margin : float
-        Raids when attack - defence >= this (default 1: only sure wins; ``inf``: never).
+        Raids when attack - defence >= this (default 1: only sure wins; ``inf``: never;
+        ``-inf``: always). NaN is refused. The other fields are ints >= 0.
     hire_target : int
         Crew size the player recruits up to (default 3).
     attach_reserve : int
@@ -75,12 +76,17 @@ class Strategy:
     attach_reserve: int = 0
 
     def __post_init__(self):
+        from tabletop.validate import check_float, check_int
+
         for f in fields(self):
             value = getattr(self, f.name)
-            if isinstance(value, bool) or not isinstance(value, int | float | np.integer):
-                raise TypeError(f"{f.name} must be a number, got {value!r}")
-            if f.name != "raid_margin" and (value != int(value) or value < 0):
-                raise ValueError(f"{f.name} must be an int >= 0, got {value!r}")
+            if f.name != "raid_margin":
+                value = check_int(f.name, value, 0)  # 2.5 or 2.0 is no count of anything
+            elif isinstance(value, float | np.floating) and np.isinf(value):
+                value = float(value)  # +inf: never raid; -inf: always
+            else:  # NaN would never compare true: a silent "never"
+                value = check_float(f.name, value)
+            object.__setattr__(self, f.name, value)
 
 
 def _deck_parts(deck: Deck, cards: CardSet, rules: Rules, sea_codes: dict):
