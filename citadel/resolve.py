@@ -194,9 +194,7 @@ def resolve(orders, rules: Rules | None = None, capitals=None) -> Resolution:
     >>> r.step, r.pays, r.fee
     ((1, 1), (32, 32, 18, 5), (0, 0, 0, 0))
     """
-    from tabletop.validate import check_rules
-
-    rules = check_rules("rules", rules, Rules)
+    rules = Rules.check(rules)
     amounts, directions = check_orders(orders, rules, capitals)
     return resolve_reference(amounts, directions, rules.resolution, rules.payment)
 
@@ -232,9 +230,9 @@ def resolve_many(amounts, directions, rules: Rules | None = None):
     >>> steps.tolist(), pays.tolist()
     ([[1, 1]], [[32, 32, 18, 5]])
     """
-    from tabletop.validate import check_int_array, check_rules
+    from tabletop.validate import check_int_array
 
-    rules = check_rules("rules", rules, Rules)
+    rules = Rules.check(rules)
     a = check_int_array("amounts", amounts)
     d = check_int_array("directions", directions)
     n = rules.n_players

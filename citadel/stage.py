@@ -464,10 +464,14 @@ def stage_payoffs(rules: Rules, state, orders, continuation) -> list[np.ndarray]
     >>> pay[0].tolist()
     [[0.0, 0.0], [1.0, 0.0]]
     """
+    rules = Rules.check(rules, default=False)
     import itertools
 
-    from citadel.game import play_round
+    from citadel.game import check_state, play_round
 
+    state = check_state(state, rules)
+    if not callable(continuation):
+        raise TypeError(f"continuation must be callable, got {type(continuation).__name__}")
     shape = tuple(len(o) for o in orders)
     if len(shape) != rules.n_players:
         raise ValueError(f"need order lists for {rules.n_players} seats, got {len(shape)}")

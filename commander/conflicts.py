@@ -101,7 +101,7 @@ def battle(
     >>> battle("tactical", [1, 1], [3], 2, attacker_commands=[4, 1]).capturable
     (1,)
     """
-    rules = Rules() if rules is None else rules
+    rules = Rules.check(rules)
     if kind not in KINDS:
         raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")
     att = sum(_ints("attackers", attackers)) + check_int("attacker_bonus", attacker_bonus, 0)
@@ -127,7 +127,7 @@ def explores(conquests: Sequence[int], rules: Rules | None = None) -> bool:
     >>> explores([3, 2]), explores([3, 3])
     (False, True)
     """
-    rules = Rules() if rules is None else rules
+    rules = Rules.check(rules)
     return sum(_ints("conquests", conquests)) > rules.explore_threshold
 
 
@@ -148,7 +148,10 @@ def referendum(
     >>> referendum([2, 1], [3])
     True
     """
-    rules = Rules() if rules is None else rules
+    rules = Rules.check(rules)
+    from tabletop.validate import check_bool
+
+    launched = check_bool("launched", launched)
     pro = _ints("votes_for", votes_for)
     con = _ints("votes_against", votes_against)
     if launched and not pro:
@@ -243,7 +246,7 @@ def battle_odds(
     >>> round(odds.p_attacker, 6)   # sums 3, 4, 5 against 2 or 3: 5 wins in 6
     0.833333
     """
-    rules = Rules() if rules is None else rules
+    rules = Rules.check(rules)
     if kind not in KINDS:
         raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")
     apool = _ints("attacker_pool", attacker_pool)
@@ -301,7 +304,10 @@ def referendum_odds(
     >>> referendum_odds([1, 2, 4], 1, [3], 1)   # 1+1 or 2+1 fail, 4+1 passes
     0.3333333333333333
     """
-    rules = Rules() if rules is None else rules
+    rules = Rules.check(rules)
+    from tabletop.validate import check_bool
+
+    launched = check_bool("launched", launched)
     pro = _ints("for_pool", for_pool)
     con = _ints("against_pool", against_pool)
     kf = check_int("n_for", n_for, 0, len(pro))

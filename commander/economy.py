@@ -200,6 +200,9 @@ class EconomyResult:
     stock: np.ndarray | None
     rules: Rules
 
+    def __post_init__(self):
+        Rules.check(self.rules, default=False)
+
     __eq__ = same_fields
 
 
@@ -240,13 +243,17 @@ def simulate_economy(
     >>> res.win_round.shape, res.gold.shape[1:]
     ((200,), (60, 2))
     """
+    from tabletop.validate import check_bool
+
+    rules = Rules.check(rules, default=False)
     n = check_count("n", n, 1)
     chunk_size = check_count("chunk_size", chunk_size, 1)
+    rotate, record = check_bool("rotate", rotate), check_bool("record", record)
     strategies = [Strategy()] * len(decks) if strategies is None else list(strategies)
     data = kernel_inputs(rules, list(decks), cards, strategies, max_rounds)
     seeds = chunk_seeds(seed, -(-n // chunk_size))
     seat, player, rnd, tg, td, ts = K.simulate_games_kernel(
-        seeds, chunk_size, n, bool(rotate), bool(record), **data)
+        seeds, chunk_size, n, rotate, record, **data)
     return EconomyResult(
         win_seat=seat, win_player=player, win_round=rnd,
         gold=tg[:, 1:, :] if record else None,

@@ -123,6 +123,7 @@ def solve_race(
     >>> r.win_turn, r.plan   # buy at 2 from 10, sell back at 3 into 9, twice
     (9, (1, -1, 1, -1, 1, 3, 3, 3))
     """
+    rules = Rules.check(rules, default=False)
     gold, doublons, stock, horizon, inc, dr, buy, sell = _setup(
         rules, gold, doublons, stock, income, drain, horizon)
     win = rules.win_gold
@@ -210,6 +211,7 @@ def race_table(
     >>> int(t.loc[(0, 10), "win_turn"])
     9
     """
+    rules = Rules.check(rules, default=False)
     doublons = check_int("doublons", doublons, 0, 10**6)
     horizon = check_int("horizon", horizon, 1, 1000)
     total = rules.total_gold if total is None else check_int("total", total, 0, 200)

@@ -92,6 +92,7 @@ def attack_distribution(rules: Rules, level: int) -> pd.Series:
     >>> round(float(d[0]), 6) == round((5 / 6) ** 5, 6)
     True
     """
+    rules = Rules.check(rules, default=False)
     level = _check_level(level)
     pmf = _hits_pmf(rules.n_dice)
     index = pd.Index(level * np.arange(rules.n_dice + 1), name="damage")
@@ -196,6 +197,7 @@ def exchange(rules: Rules, level: int, counter="always") -> ExchangeResult:
     >>> abs(x.p_target_hit - 1 / (1 + q)) < 1e-12
     True
     """
+    rules = Rules.check(rules, default=False)
     level = _check_level(level)
     target, attacker = _counter_flags(rules, counter)
     n = rules.n_dice

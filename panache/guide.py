@@ -75,6 +75,9 @@ class PlayerSheet:
     lists: pd.DataFrame
     duel: pd.DataFrame
 
+    def __post_init__(self):
+        Rules.check(self.rules, default=False)
+
     def examples(self, goal: str) -> pd.DataFrame:
         """Worked situations for ``goal`` ("ev" or "zero"): what the rule keeps and what
         perfect play keeps, indexed by ``situation``."""
@@ -232,9 +235,7 @@ def player_sheet(rules: Rules | None = None, turn_margin: float = 0.05, mp_margi
     -------
     PlayerSheet
     """
-    rules = Rules() if rules is None else rules
-    if not isinstance(rules, Rules):
-        raise TypeError(f"rules must be a panache.Rules, got {type(rules).__name__}")
+    rules = Rules.check(rules)
     margins = {}
     for name, value in (("turn_margin", turn_margin), ("mp_margin", mp_margin)):
         value = float(value)
@@ -313,9 +314,7 @@ def duel_keeps(rules: Rules | None = None, opponent_points: int = 20, situations
     >>> keeps.loc["6 | 6 5", 9], keeps.loc["6 | 6 5", "ev_keep"]
     ('6 5', '6 5')
     """
-    rules = Rules() if rules is None else rules
-    if not isinstance(rules, Rules):
-        raise TypeError(f"rules must be a panache.Rules, got {type(rules).__name__}")
+    rules = Rules.check(rules)
     top = max_points(rules)
     b = check_int("opponent_points", opponent_points, 1, top)
     count = check_int("count", count, 1)
@@ -377,9 +376,7 @@ def duel_spread(rules: Rules | None = None, opponent_points: int = 20) -> pd.Dat
     ...      < 1e-12)
     True
     """
-    rules = Rules() if rules is None else rules
-    if not isinstance(rules, Rules):
-        raise TypeError(f"rules must be a panache.Rules, got {type(rules).__name__}")
+    rules = Rules.check(rules)
     top = max_points(rules)
     b = check_int("opponent_points", opponent_points, 1, top)
     sol = solve_duel(rules)

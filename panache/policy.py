@@ -217,6 +217,7 @@ def human_policy(rules: Rules, name: str) -> TurnPolicy:
     >>> human_policy(Rules(), "nonnegative").choose((), (6, 5, 4, 2, 1))
     (6, 5)
     """
+    rules = Rules.check(rules, default=False)
     if name not in HUMAN_POLICIES:
         raise ValueError(f"name must be one of {sorted(HUMAN_POLICIES)}, got {name!r}")
     value = dict(enumerate(rules.face_values, start=1))

@@ -422,9 +422,7 @@ def search_rules(rules: Rules | None = None, utility: str = "ev", max_clauses: i
     >>> bool(abs(found.table.loc[1, "cost"]) < 1e-12)    # exact with two dice
     True
     """
-    rules = Rules() if rules is None else rules
-    if not isinstance(rules, Rules):
-        raise TypeError(f"rules must be a panache.Rules, got {type(rules).__name__}")
+    rules = Rules.check(rules)
     if not isinstance(utility, str):
         raise TypeError(f"utility must be a utility name, got {type(utility).__name__}")
     u = utility_vector(rules, utility)

@@ -32,6 +32,7 @@ def play_game(rules: Rules, black, white, rng: random.Random, black_setup: str |
     >>> result.winner in (None, 0, 1)
     True
     """
+    rules = Rules.check(rules, default=False)
     names = setups(rules)
     b = rng.choice(names) if black_setup is None else black_setup
     w = rng.choice(names) if white_setup is None else white_setup
@@ -53,6 +54,7 @@ def play_games(rules: Rules, black, white, n_games: int, seed=None) -> pd.DataFr
     >>> play_games(Rules(length=3), RandomAgent(), RandomAgent(), 3, seed=1).columns.tolist()
     ['black setup', 'white setup', 'winner', 'reason', 'actions']
     """
+    rules = Rules.check(rules, default=False)
     n_games = check_count("n_games", n_games, 1)
     rng = random.Random(int(as_generator(seed).integers(2**63)))
     rows = []
@@ -83,6 +85,7 @@ def tournament(rules: Rules, agents: dict, n_games: int, seed=None,
     >>> tournament(Rules(length=3), agents, 4, seed=0).shape
     (4, 7)
     """
+    rules = Rules.check(rules, default=False)
     if not isinstance(agents, dict) or len(agents) < 1:
         raise ValueError(f"agents must be a non-empty dict name -> agent, got {agents!r}")
     if pairings is None:

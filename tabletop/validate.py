@@ -33,8 +33,8 @@ def _kind(value) -> str:
     return kind.__name__ if package == "builtins" else f"{package}.{kind.__name__}"
 
 
-def check_int(name: str, value, low: int, high: int | None = None) -> int:
-    """An int in ``low..high`` (``high`` None: no upper bound).
+def check_int(name: str, value, low: int | None, high: int | None = None) -> int:
+    """An int in ``low..high`` (None: no bound on that side).
 
     Python and numpy integers are accepted; bools, floats (even ``2.0``) and strings
     are refused, never truncated.
@@ -55,8 +55,11 @@ def check_int(name: str, value, low: int, high: int | None = None) -> int:
     if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{name} must be an int, got {_show(value)} ({_kind(value)})")
     value = int(value)
-    if value < low or (high is not None and value > high):
-        allowed = f"{low}..{high}" if high is not None else f">= {low}"
+    if (low is not None and value < low) or (high is not None and value > high):
+        if low is not None and high is not None:
+            allowed = f"{low}..{high}"
+        else:
+            allowed = f">= {low}" if low is not None else f"<= {high}"
         raise ValueError(f"{name} must be {allowed}, got {value}")
     return value
 
