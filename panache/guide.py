@@ -235,13 +235,12 @@ def player_sheet(rules: Rules | None = None, turn_margin: float = 0.05, mp_margi
     -------
     PlayerSheet
     """
+    from tabletop.validate import check_float
+
     rules = Rules.check(rules)
     margins = {}
     for name, value in (("turn_margin", turn_margin), ("mp_margin", mp_margin)):
-        value = float(value)
-        if not value >= 0:
-            raise ValueError(f"{name} must be >= 0, got {value}")
-        margins[name] = value
+        margins[name] = check_float(name, value, 0.0)
     searches: dict[str, RuleSearch] = {
         goal: search_rules(rules, goal, max_clauses=max_clauses, beam=beam) for goal in GOALS
     }

@@ -378,9 +378,9 @@ class RuleSearch:
 
     def shortest_within(self, margin: float) -> DecisionList:
         """The shortest list whose cost is at most ``margin`` (else the best found)."""
-        margin = float(margin)
-        if not margin >= 0:
-            raise ValueError(f"margin must be >= 0, got {margin}")
+        from tabletop.validate import check_float
+
+        margin = check_float("margin", margin, 0.0)
         for rule, cost in zip(self.best, self.table["cost"], strict=True):
             if cost <= margin:
                 return rule

@@ -42,7 +42,9 @@ class MonteCarloEstimate:
 
     def z_score(self, exact: float) -> float:
         """How many standard errors the estimate lies from ``exact`` (inf if stderr is 0)."""
-        gap = self.mean - exact
+        from tabletop.validate import check_float
+
+        gap = self.mean - check_float("exact", exact)
         if self.stderr == 0:
             return 0.0 if gap == 0 else math.inf
         return gap / self.stderr

@@ -113,7 +113,7 @@ def test_no_record():
         ({"strategies": [Strategy()]}, "one Strategy per player"),
         ({"strategies": [Strategy(), "greedy"]}, r"strategies\[1\] must be a Strategy"),
         ({"n": 0}, "n must be >= 1, got 0"),
-        ({"n": 2.0}, "n must be an int, got float"),
+        ({"n": 2.0}, r"n must be an int, got 2\.0 \(float\)"),
         ({"max_rounds": 0}, "max_rounds must be >= 1"),
     ],
 )

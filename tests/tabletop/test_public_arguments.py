@@ -1,8 +1,9 @@
 """Every exported callable that takes ``rules`` checks them first.
 
 The walk covers the ``__all__`` of the five packages: each callable with a ``rules``
-parameter is called with another game's rules, then with a string, and the other
-required arguments given a minimal valid value (below). The answer must be a
+parameter is called with another game's rules, a string and a list (no key for a
+memoized function's cache), the other required arguments given a minimal valid value
+(below). The answer must be a
 ``TypeError`` naming ``rules`` and the game whose rules are wanted, raised before any
 work: never an ``AttributeError`` from deep inside, nor an answer computed with the
 wrong object. A new exported function with a ``rules`` parameter is walked as soon as
@@ -200,14 +201,14 @@ def test_the_walk_finds_every_game_and_the_skips_are_real():
 @pytest.mark.parametrize(
     ("qualified", "obj", "signature"), WITH_RULES, ids=[q for q, _, _ in WITH_RULES]
 )
-def test_rules_of_another_game_or_a_string_are_a_type_error_naming_rules(
+def test_rules_of_another_game_a_string_or_a_list_are_a_type_error_naming_rules(
     qualified, obj, signature
 ):
     if qualified in SKIPPED:
         pytest.skip(SKIPPED[qualified])
     game = qualified.split(".")[0]
     args = _arguments(qualified, signature)
-    for bad in (_another_games_rules(qualified), "default"):
+    for bad in (_another_games_rules(qualified), "default", ["default"]):
         with pytest.raises(TypeError, match=rf"^rules must be a {game}\.Rules\b") as info:
             obj(**args, rules=bad)
         assert repr(bad)[:20] in str(info.value) or type(bad).__name__ in str(info.value)
