@@ -1,4 +1,4 @@
-"""Master Citadel: sealed bids on a shared pawn (RULES.md §2)."""
+"""Master Citadel: sealed bids on a shared pawn (docs/rules.md)."""
 
 from citadel.agents import AGENTS, agent
 from citadel.alliances import EmpiricalGame, empirical_game

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from citadel.agents import AGENTS
 from citadel.rules import Rules
@@ -27,6 +27,9 @@ from citadel.simulate import simulate_games
 from citadel.stage import RegretResult, regret_matching
 from tabletop.frozen import same_fields
 from tabletop.seeding import as_seed_sequence, check_count
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 @dataclass(frozen=True, eq=False)
@@ -67,6 +70,8 @@ class EmpiricalGame:
 
     def strategies_table(self, result: RegretResult) -> pd.DataFrame:
         """Each seat's mixed choice of heuristic: rows seats, columns heuristics."""
+        import pandas as pd
+
         return pd.DataFrame(
             np.array(result.strategies),
             index=pd.Index(self.rules.seats, name="seat"),

@@ -88,7 +88,7 @@ def grid_for(rules: Rules, grid: int) -> int:
 
 def balance(rules: Rules | None = None, *, n_games: int = 20_000, seed=0,
             duel_grid: int = 10, coalition_grid: int = 50, jobs: int = 2):  # fmt: skip
-    """The balance card of ``rules`` (default: RULES.md's rules).
+    """The balance card of ``rules`` (default: the rules of docs/rules.md).
 
     Parameters
     ----------

@@ -299,7 +299,8 @@ def build_parser() -> cli.ArgumentParser:
     directions(sub)
     simulation(sub, 2_000)
     cli.add_balance_commands(commands, "citadel", Rules)
-    cli.add_report_command(commands, "Master Citadel", "citadel*.ipynb")
+    cli.add_report_command(commands, "Master Citadel", "citadel*.ipynb", game="citadel",
+                           rules=Rules)
     return parser
 
 

@@ -1,12 +1,12 @@
 """Two coalitions facing each other, solved exactly, and the cooperative game they define.
 
-RULES.md §2: alliances are not binding, but once the seats split into two sides that
-each play for the side, the game is zero-sum (a side's payoff is its members' scores
-minus the other side's). :func:`solve_sides` solves it by Shapley's value iteration
-over the states (pawn cell, pooled capital of each side), in order of increasing
-capitals as :mod:`citadel.whole_game` does for 1 vs 1: every round that changes
-nothing leaves the state as it is, so each state is the fixed point of its own stage
-game (:func:`citadel.stage.solve_with_loop`).
+Alliances are not binding (docs/rules.md, Master Citadel), but once the seats split
+into two sides that each play for the side, the game is zero-sum (a side's payoff is
+its members' scores minus the other side's). :func:`solve_sides` solves it by
+Shapley's value iteration over the states (pawn cell, pooled capital of each side),
+in order of increasing capitals as :mod:`citadel.whole_game` does for 1 vs 1: every
+round that changes nothing leaves the state as it is, so each state is the fixed
+point of its own stage game (:func:`citadel.stage.solve_with_loop`).
 
 Abstraction, stated (and measured by :func:`check_sides` within it):
 
@@ -15,10 +15,10 @@ Abstraction, stated (and measured by :func:`check_sides` within it):
 * **One combined order per side.** A side writes one order (amount ``a``, a member's
   own direction, ``k`` authors): ``k`` members write ``a`` that way and merge
   (strength ``k a``, cost ``k a``), the others abstain. So a side can combine, and be
-  countered (RULES.md step 2: a single order of the same amount the opposite way
-  cancels a combined one); it never splits its members over two directions. With
-  each side pulling only toward its own lines no tie can cost a fee, so capitals stay
-  on the grid of ``bid_step``. ``min_bid`` must be 0 (members abstain).
+  countered (docs/rules.md, Resolution, step 2: a single order of the same amount the
+  opposite way cancels a combined one); it never splits its members over two
+  directions. With each side pulling only toward its own lines no tie can cost a fee,
+  so capitals stay on the grid of ``bid_step``. ``min_bid`` must be 0 (members abstain).
 * **No round limit**: a game that stalls for ever is a draw, as in the 1 vs 1 solve.
 
 Precision: each state's fixed point is certified to a residual of 1e-10. Where a side
@@ -28,7 +28,7 @@ decided) that residual leaves the value up to ``sqrt(1e-10) = 1e-5`` from the ex
 one; the tests measure it against a plain solve of the same game.
 
 Scores: a win is worth 1 to the seat whose line the pawn crosses, a corner exit 1/2
-to each of its two seats; an empty seat's edge is a wall (RULES.md §2).
+to each of its two seats; an empty seat's edge is a wall (docs/rules.md, Master Citadel).
 
 **Coalition values.** ``v(S)`` is what coalition S can guarantee itself: the value of
 the zero-sum game in which S maximises its members' total expected score and the
@@ -44,15 +44,19 @@ leaves them (:func:`alliance_analysis`).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from citadel._kernels import resolve_many_kernel
 from citadel.rules import DIRECTIONS, Rules
 from citadel.stage import solve_with_loop, stationary_value
 from tabletop.cooperative import LeastCore, least_core, shapley_value
 from tabletop.frozen import same_fields
+
+if TYPE_CHECKING:
+    import pandas as pd
+
 
 #: Seat names in seat order for four players; a side is a string of them ("NE").
 SEATS = ("N", "E", "S", "W")
@@ -310,6 +314,8 @@ class SidesSolution:
 
     def opening(self, side: int = 0) -> pd.Series:
         """Side A's (0) or B's (1) optimal mixed combined order at the start."""
+        import pandas as pd
+
         start = (0, 0, self.space.pool(0), self.space.pool(1))
         actions, probs = (self.row if side == 0 else self.column)[start]
         sp = self.space
@@ -465,6 +471,8 @@ def compass_check(sol: SidesSolution) -> pd.Series:
     >>> float(compass_check(sol)["exploitability"]) >= check_sides(sol).exploitability - 1e-9
     True
     """
+    import pandas as pd
+
     guaranteed = evaluate_sides(sol, respond=1, compass=True)
     conceded = evaluate_sides(sol, respond=0, compass=True)
     return pd.Series({"a_guarantees": guaranteed, "b_concedes": conceded,
@@ -528,7 +536,7 @@ def simulate_sides(sol: SidesSolution, n: int, seed=None, max_rounds: int | None
     Plain Python, independent of the solve's tables: each round both sides draw a
     combined order from their strategy at the current state, the members' orders are
     resolved by the reference resolution (``citadel.resolve.resolve_reference``), the
-    side pays what its members pay, and walls and scores follow RULES.md §2.
+    side pays what its members pay, and walls and scores follow docs/rules.md.
 
     Parameters
     ----------
@@ -550,6 +558,8 @@ def simulate_sides(sol: SidesSolution, n: int, seed=None, max_rounds: int | None
     >>> simulate_sides(sol, 3, seed=1)["score_b"].tolist()   # three seats beat one
     [1.0, 1.0, 1.0]
     """
+    import pandas as pd
+
     from citadel.resolve import resolve_reference
     from tabletop.seeding import as_generator, check_count
 
@@ -646,6 +656,8 @@ def coalition_values(rules: Rules, use_symmetry: bool = True,
     >>> float(v.loc["NESW", "value"]), bool((v["value"] <= 1 + 1e-9).all())
     (1.0, True)
     """
+    import pandas as pd
+
     from tabletop.validate import check_bool
 
     rules = Rules.check(rules, default=False)

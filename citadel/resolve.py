@@ -1,4 +1,4 @@
-"""Resolution of one round of orders (RULES.md §2, "Resolution"): the plain reference.
+"""Resolution of one round of orders (docs/rules.md, Resolution): the plain reference.
 
 Each seat writes an order (amount, direction); amount 0 is an abstention and takes no
 part. The steps, for ``resolution="variant"``:

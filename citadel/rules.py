@@ -1,4 +1,4 @@
-"""The rules of Master Citadel as one frozen, validated object (RULES.md §2).
+"""The rules of Master Citadel as one frozen, validated object (docs/rules.md).
 
 The board is the square of cells (x, y) with ``-radius <= x, y <= radius``; the pawn
 starts at (0, 0). Seats sit at the compass points N, E, S, W (two players use N and
@@ -7,7 +7,8 @@ Directions are numbered as on the seed's eight-sided die, from 0: N, NE, E, SE, 
 SW, W, NW, so turning a direction by 45° clockwise adds 1 (mod 8), by 90° adds 2 and
 the opposite direction is ``d + 4``. N is (0, +1) and E is (+1, 0).
 
-Choices RULES.md leaves to us, each a knob or stated here:
+Choices the seed's text leaves to us, each a knob or stated here (all listed in
+docs/rules.md, Master Citadel: rulings on open cases):
 
 * ``min_bid``: a player whose capital allows no legal positive amount (a multiple of
   ``bid_step`` that is at least ``min_bid`` and at most the capital) must abstain.
@@ -59,7 +60,7 @@ def direction_index(direction) -> int:
 
 @dataclass(frozen=True)
 class Rules:
-    """Master Citadel rules; the defaults are RULES.md's.
+    """Master Citadel rules; the defaults are those of docs/rules.md.
 
     Parameters
     ----------

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from citadel._kernels import simulate_games_kernel
 from citadel.agents import AGENTS
@@ -21,6 +21,10 @@ from citadel.rules import Rules
 from tabletop.frozen import same_fields
 from tabletop.seeding import check_count, chunk_seeds
 from tabletop.stats import chi_square_test, estimate_mean
+
+if TYPE_CHECKING:
+    import pandas as pd
+
 
 DEFAULT_CHUNK = 1 << 12
 
@@ -65,6 +69,8 @@ class GameSamples:
 
         Rows: the seats, then ``draw``; columns ``agent``, ``mean`` and ``stderr``.
         """
+        import pandas as pd
+
         rows = {}
         for i, seat in enumerate(self.seats):
             est = estimate_mean(self.scores[:, i])
@@ -173,3 +179,46 @@ def seat_balance(rules: Rules, agent: str, n: int, seed=None) -> dict:
         "mean rounds": float(games.rounds.mean()),
         "p (seats equal)": p,
     }
+
+
+def random_play(rules: Rules, seed=None) -> tuple[tuple, tuple]:
+    """One game played by the plain reference (:func:`citadel.game.play_game`) and by the
+    numba kernel (:func:`simulate_games`), each seat's agent drawn at random among the
+    deterministic agents (``"random"`` draws from different generators in the two).
+
+    Returns
+    -------
+    reference, kernel : tuple
+        ``(rounds, scores, final capitals, final pawn)``; equal when the two agree.
+
+    Examples
+    --------
+    >>> reference, kernel = random_play(Rules(radius=1, capital=10), seed=1)
+    >>> reference == kernel
+    True
+    """
+    from citadel.agents import agent
+    from citadel.game import play_game
+    from tabletop.seeding import as_generator
+
+    rng = as_generator(seed)
+    deterministic = [a for a in AGENTS if a != "random"]
+    names = [deterministic[int(i)] for i in rng.integers(0, len(deterministic), rules.n_players)]
+    ref = play_game(rules, [agent(a) for a in names])
+    sim = simulate_games(rules, names, 1, seed=0)
+    reference = (ref.rounds, tuple(ref.scores), tuple(ref.final.capitals), tuple(ref.final.pawn))
+    kernel = (int(sim.rounds[0]), tuple(sim.scores[0].tolist()),
+              tuple(sim.capitals[0].tolist()), tuple(sim.pawn[0].tolist()))  # fmt: skip
+    return reference, kernel
+
+
+def sample_games(rules: Rules, n_games: int, seed=None) -> GameSamples:
+    """``n_games`` games of random agents in chunks of 64 games: a small run whose
+    results must not depend on the thread count (the checks over every game).
+
+    Examples
+    --------
+    >>> sample_games(Rules(radius=1, capital=10), 100, seed=1).rounds.shape
+    (100,)
+    """
+    return simulate_games(rules, "random", n_games, seed=seed, chunk_size=64)

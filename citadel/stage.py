@@ -1,8 +1,9 @@
 """The one-round game: every seat writes an order at once, for given continuation values.
 
-**Two sides (zero-sum).** In the two-player game (seats N and S, RULES.md §2: E and W
-are walls, so only the pawn's row y matters) the round from state (y, capital N,
-capital S) is a matrix game: N picks a row (amount, direction), S a column; the
+**Two sides (zero-sum).** In the two-player game (seats N and S; E and W are walls,
+docs/rules.md, Master Citadel, so only the pawn's row y matters) the round from
+state (y, capital N, capital S) is a matrix game: N picks a row (amount, direction),
+S a column; the
 entry is the continuation value ``V`` (to N: P(N wins) - P(S wins)) of the state the
 orders lead to, or +1 / -1 when the pawn leaves the board. It is solved exactly with
 :func:`tabletop.matrix_games.solve_zero_sum`. :class:`DuelSpace` tabulates, once per

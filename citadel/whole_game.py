@@ -25,13 +25,16 @@ Abstractions, stated and measured:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from citadel.rules import DIRECTIONS, Rules
 from citadel.stage import DuelSpace, duel_matrix, duel_space, solve_with_loop, stationary_value
 from tabletop.frozen import same_fields
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 @dataclass(frozen=True, eq=False)
@@ -88,6 +91,8 @@ class DuelGameSolution:
 
     def opening(self, side: int = 0) -> pd.Series:
         """The optimal mixed order at the start for N (side 0) or S (side 1)."""
+        import pandas as pd
+
         c = self.rules.capital
         actions, probs = (self.row if side == 0 else self.column)[(0, c, c)]
         names = [f"{a} {DIRECTIONS[d]}" if a else "abstain"
@@ -279,6 +284,8 @@ def value_by_grid(rules: Rules, steps, directions: str = "axis", states=((0, Non
     capitals are off a grid is reported as NaN for it.
     """
     import dataclasses
+
+    import pandas as pd
 
     rows = {}
     for step in steps:

@@ -1,4 +1,4 @@
-"""Master & Commander: gold market, economy, conflicts, decks (RULES.md §4)."""
+"""Master & Commander: gold market, economy, conflicts, decks (docs/rules.md)."""
 
 from commander.analyses import balance
 from commander.cards import CardDataError, CardSet, Deck, load_cards, load_decks

@@ -51,7 +51,7 @@ VERDICT = {
 
 def balance(rules: Rules | None = None, *, n_games: int = 50_000, seed=0,
             max_rounds: int = 60, horizon: int = DEFAULT_HORIZON):  # fmt: skip
-    """The balance card of ``rules`` (default: RULES.md's rules).
+    """The balance card of ``rules`` (default: the rules of docs/rules.md).
 
     Parameters
     ----------

@@ -1,8 +1,9 @@
 """Card data: loading a card set and decks from CSV, checked field by field.
 
-RULES.md §4 has no card list: card values are input. The package ships an
-**illustrative sample set, invented for testing** (``commander/data/cards.csv`` and
-``decks.csv``); users load their own files in the same format.
+The rules (docs/rules.md, Master & Commander) have no card list: card values are
+input. The package ships an **illustrative sample set, invented for testing**
+(``commander/data/cards.csv`` and ``decks.csv``); users load their own files in the
+same format.
 
 ``cards.csv`` has one row per card and the columns of :data:`CARD_COLUMNS` (lines
 starting with ``#`` are comments). Every numeric field must be present and a
@@ -25,11 +26,14 @@ import os
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from commander.rules import Rules
 from tabletop.frozen import same_fields
+
+if TYPE_CHECKING:
+    import pandas as pd
+
 
 CARD_TYPES = (
     "lair", "character", "territory",
@@ -172,6 +176,8 @@ def load_cards(path: str | os.PathLike | None = None, rules: Rules | None = None
     >>> sorted(cards.cards["type"].unique()) == sorted(CARD_TYPES)
     True
     """
+    import pandas as pd
+
     rules = Rules.check(rules)
     ranks = {name for name, _ in rules.votes_by_rank}
     text, source = _source(path)

@@ -445,7 +445,9 @@ def build_parser() -> cli.ArgumentParser:
     economy(sub, 500)
     cli.add_balance_commands(commands, "commander", Rules, knobs=_knobs, parse=_parse_pair_knob,
                              extra=_pair_options, exclude=tuple(PAIR_KNOBS))  # fmt: skip
-    cli.add_report_command(commands, "Master & Commander", "commander*.ipynb")
+    cli.add_report_command(commands, "Master & Commander", "commander*.ipynb", game="commander",
+                           rules=Rules, knobs=_knobs, extra=_pair_options,
+                           exclude=tuple(PAIR_KNOBS))  # fmt: skip
     return parser
 
 

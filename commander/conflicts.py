@@ -1,4 +1,4 @@
-"""Exact conflicts (RULES.md §4 "Conflicts"): battles, exploration, referendum, rally.
+"""Exact conflicts (docs/rules.md, Conflicts): battles, exploration, referendum, rally.
 
 * **Tactical battle** (raid): attacker strength = conquest of the engaged untapped
   attackers + bonuses; defender strength = conquest of the engaged defenders + the
@@ -25,13 +25,17 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from commander.rules import Rules
 from tabletop.frozen import same_fields
 from tabletop.validate import check_int
+
+if TYPE_CHECKING:
+    import pandas as pd
+
 
 KINDS = ("tactical", "economic")
 
@@ -246,6 +250,8 @@ def battle_odds(
     >>> round(odds.p_attacker, 6)   # sums 3, 4, 5 against 2 or 3: 5 wins in 6
     0.833333
     """
+    import pandas as pd
+
     rules = Rules.check(rules)
     if kind not in KINDS:
         raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")

@@ -1,4 +1,4 @@
-"""Deck construction rules (RULES.md §4 "Deck construction"), every breach reported.
+"""Deck construction rules (docs/rules.md, Deck construction), every breach reported.
 
 A deck must hold exactly one lair, which gives its faction (not independent); a crew
 of at least ``min_crew`` characters, a strict majority of them of the lair's faction
@@ -12,11 +12,13 @@ checks every rule and returns every breach, not only the first.
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from commander.cards import ADVENTURE_TYPES, CardSet, Deck
 from commander.rules import Rules
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 @dataclass(frozen=True)
@@ -37,6 +39,8 @@ def deck_summary(deck: Deck, cards: CardSet) -> pd.Series:
     >>> int(deck_summary(load_decks(cards=cards)["spanish_sample"], cards)["crew"])
     12
     """
+    import pandas as pd
+
     frame = deck.counts(cards)
     by_type = frame.groupby("type")["copies"].sum()
     lairs = frame[frame["type"] == "lair"]

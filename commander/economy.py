@@ -3,8 +3,8 @@
 Each player brings a deck (lair income and value, a crew pile, an exploration pile,
 an adventure deck whose agreements yield income and whose items and supports give a
 conquest bonus; all from card data, see ``commander.cards``) and a :class:`Strategy`.
-The turn is the one of ``commander.engine`` (RULES.md §4 phases: collect, main phase
-with attachments, an agreement, a raid or an exploration, one transaction,
+The turn is the one of ``commander.engine`` (docs/rules.md, Turn phases: collect,
+main phase with attachments, an agreement, a raid or an exploration, one transaction,
 recruitment paid in gold, one new card). The game is deterministic once the piles
 are shuffled, so a game's randomness is the order of each player's three piles
 (shuffled as they are drawn from: partial Fisher-Yates);
@@ -21,9 +21,9 @@ and, on request, the purses and the stock at the start of every round, summarise
 from __future__ import annotations
 
 from dataclasses import astuple, dataclass, fields
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from commander import _kernels as K
 from commander.cards import ADVENTURE_TYPES, CardSet, Deck
@@ -32,6 +32,10 @@ from commander.rules import Rules
 from tabletop.frozen import same_fields
 from tabletop.seeding import check_count, chunk_seeds
 from tabletop.stats import proportion_ci
+
+if TYPE_CHECKING:
+    import pandas as pd
+
 
 DEFAULT_CHUNK = 1 << 12
 #: Adventure cards played as attachments; their conquest bonus counts in raids.
@@ -284,6 +288,8 @@ def economy_curves(result: EconomyResult, quantiles=(0.1, 0.5, 0.9)) -> pd.DataF
     >>> float(economy_curves(res).loc[1, ("stock", "mean")])   # 8 + 1 per player
     10.0
     """
+    import pandas as pd
+
     if result.gold is None:
         raise ValueError("result has no trajectories: simulate with record=True")
     rates = result.rules.rates
@@ -320,12 +326,16 @@ def win_turns(result: EconomyResult) -> pd.Series:
     >>> round(float(win_turns(res).sum()), 12)
     1.0
     """
+    import pandas as pd
+
     counts = pd.Series(result.win_round).value_counts().sort_index()
     counts.index.name = "round"
     return (counts / len(result.win_round)).rename("share")
 
 
 def _shares(labels: np.ndarray, n_groups: int, name: str) -> pd.DataFrame:
+    import pandas as pd
+
     total = len(labels)
     rows = []
     for g in range(n_groups):
@@ -391,3 +401,62 @@ def play_from_orders(data: dict, player_of_seat, crew_order, terr_order, adv_ord
         z(n), z(n), z(n), z(n, width), z(n, width), z(n), z(n, K.N_AGG), z(n, hand), z(n),
         z(n), z(n), z(n, 2), True, tg, td, ts, False)
     return int(seat), int(rnd), tg[1:], td[1:], ts[1:]
+
+
+def random_play(rules: Rules, seed=None, max_rounds: int = 30) -> tuple[tuple, tuple]:
+    """One game played by the plain-Python reference (``engine.play_reference``) and by
+    the numba kernel (:func:`play_from_orders`) from the same shuffled piles: the sample
+    decks of ``load_decks`` (``*_sample``) dealt at random to the seats, default
+    strategies.
+
+    Returns
+    -------
+    reference, kernel : tuple
+        ``(winning seat, winning round, gold, doublons, stock)``, the last three as
+        nested lists per round; equal when the two agree.
+
+    Examples
+    --------
+    >>> reference, kernel = random_play(Rules(win_gold=6), seed=1)
+    >>> reference == kernel
+    True
+    """
+    from commander.cards import load_cards, load_decks
+    from commander.engine import play_reference, random_orders
+    from tabletop.seeding import as_generator
+
+    rng = as_generator(seed)
+    cards = load_cards()
+    decks = load_decks(cards=cards)
+    names = [name for name in sorted(decks) if name.endswith("_sample")]
+    chosen = [decks[names[int(i)]] for i in rng.integers(0, len(names), rules.n_players)]
+    data = kernel_inputs(rules, chosen, cards, [Strategy()] * rules.n_players, max_rounds)
+    seats = rng.permutation(rules.n_players)
+    orders = random_orders(data, seats, rng)
+    seat, rnd, trajectory = play_reference(data, seats, *orders)
+    k_seat, k_rnd, gold, doublons, stock = play_from_orders(data, seats, *orders)
+    rows = len(trajectory)
+    reference = (seat, rnd, [list(g) for g, _, _ in trajectory],
+                 [list(d) for _, d, _ in trajectory], [int(s) for _, _, s in trajectory])
+    kernel = (k_seat, k_rnd, gold[:rows].tolist(), doublons[:rows].tolist(),
+              stock[:rows].tolist())  # fmt: skip
+    return reference, kernel
+
+
+def sample_games(rules: Rules, n_games: int, seed=None) -> EconomyResult:
+    """``n_games`` economies of the sample decks (by name, the first ``rules.n_players``,
+    repeated past the last) with default strategies, in chunks of 64 games: a small run
+    whose results must not depend on the thread count (the checks over every game).
+
+    Examples
+    --------
+    >>> sample_games(Rules(win_gold=6), 100, seed=1).win_round.shape
+    (100,)
+    """
+    from commander.cards import load_cards, load_decks
+
+    cards = load_cards()
+    decks = load_decks(cards=cards)
+    names = [name for name in sorted(decks) if name.endswith("_sample")]
+    chosen = [decks[names[i % len(names)]] for i in range(rules.n_players)]
+    return simulate_economy(rules, chosen, cards, n=n_games, seed=seed, chunk_size=64)

@@ -1,8 +1,8 @@
-"""Plain-Python reference of the economy model's game (RULES.md §4 turn phases).
+"""Plain-Python reference of the economy model's game (docs/rules.md, Turn phases).
 
 Readable and slow; tests hold the numba kernel (``_kernels.play_game``) against it
 game by game. A game is deterministic once the piles are shuffled; seat 0 plays first.
-Each turn of a seat follows RULES.md's phases:
+Each turn of a seat follows the phases of docs/rules.md:
 
 0. A player starting the turn with ``win_gold`` gold wins.
 1. Return to port: untap the crew.

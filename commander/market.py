@@ -1,4 +1,4 @@
-"""The gold market of the East India Company (RULES.md §4, exact rules).
+"""The gold market of the East India Company (docs/rules.md, The gold market).
 
 The rate (ICROE) depends on the Company's stock ``s`` through the bands of
 ``Rules.exchange_rates``. A transaction moves ``k <= max_gold_per_transaction`` gold
@@ -10,18 +10,22 @@ one at a time and the rate is updated after each move, so
   ``sale_price == "before"`` (each gold priced before it moves, the literal reading),
   ``sum(rate(s + i + 1) ...)`` when ``"after"``.
 
-RULES.md's examples: buying 3 from a stock of 10 costs 2 + 3 + 3 = 8; selling 2 into
-a stock of 3 pays 5 + 4 = 9. A transaction is signed: ``k > 0`` buys, ``k < 0``
+The examples of docs/rules.md: buying 3 from a stock of 10 costs 2 + 3 + 3 = 8; selling
+2 into a stock of 3 pays 5 + 4 = 9. A transaction is signed: ``k > 0`` buys, ``k < 0``
 sells, ``k = 0`` passes.
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
-import pandas as pd
 
 from commander.rules import Rules
 from tabletop.validate import check_int
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 def _rate(rules: Rules, stock: int) -> int:
@@ -34,7 +38,7 @@ def buy_steps(rules: Rules, stock: int, k: int) -> tuple[int, ...]:
 
     Examples
     --------
-    >>> buy_steps(Rules(), 10, 3)   # RULES.md: 2 + 3 + 3
+    >>> buy_steps(Rules(), 10, 3)   # docs/rules.md: 2 + 3 + 3
     (2, 3, 3)
     """
     rules = Rules.check(rules, default=False)
@@ -51,7 +55,7 @@ def sell_steps(rules: Rules, stock: int, k: int) -> tuple[int, ...]:
 
     Examples
     --------
-    >>> sell_steps(Rules(), 3, 2)   # RULES.md: 5 + 4
+    >>> sell_steps(Rules(), 3, 2)   # docs/rules.md: 5 + 4
     (5, 4)
     >>> sell_steps(Rules(sale_price="after"), 3, 2)
     (4, 4)
@@ -154,6 +158,8 @@ def price_table(rules: Rules, max_stock: int | None = None) -> pd.DataFrame:
     >>> price_table(Rules()).loc[10, ["rate", "buy_3"]].tolist()
     [2, 8]
     """
+    import pandas as pd
+
     rules = Rules.check(rules, default=False)
     top = rules.total_gold if max_stock is None else check_int("max_stock", max_stock, 0)
     cap = rules.max_gold_per_transaction
@@ -183,6 +189,8 @@ def round_trips(rules: Rules, max_stock: int | None = None) -> pd.Series:
     >>> int(round_trips(Rules()).loc[3])   # sell into 3 for 5, buy from 4 for 4
     1
     """
+    import pandas as pd
+
     rules = Rules.check(rules, default=False)
     top = rules.total_gold if max_stock is None else check_int("max_stock", max_stock, 0)
     gains = [sell_price(rules, s, 1) - buy_price(rules, s + 1, 1) for s in range(top + 1)]

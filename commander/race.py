@@ -1,7 +1,7 @@
 """The race to the win threshold through the market, solved exactly by dynamic programming.
 
 A player starts turn 1 with ``gold``, ``doublons`` and the Company's ``stock``.
-Following RULES.md §4, a player who *starts* a turn with ``win_gold`` gold wins.
+Following docs/rules.md, Victory: a player who *starts* a turn with ``win_gold`` gold wins.
 Otherwise, in turn ``t`` the player collects ``income[t]`` doublons (the collect
 phase: lair, territories, agreements), makes one transaction in the trade phase
 (buy or sell up to ``max_gold_per_transaction`` gold, or pass), and before the next
@@ -26,15 +26,19 @@ Tests hold the recursion against a breadth-first search over full
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from commander._kernels import race_forward_kernel, race_table_kernel
 from commander.market import market_arrays
 from commander.rules import Rules
 from tabletop.frozen import same_fields
 from tabletop.validate import check_int
+
+if TYPE_CHECKING:
+    import pandas as pd
+
 
 DEFAULT_HORIZON = 60
 
@@ -123,6 +127,8 @@ def solve_race(
     >>> r.win_turn, r.plan   # buy at 2 from 10, sell back at 3 into 9, twice
     (9, (1, -1, 1, -1, 1, 3, 3, 3))
     """
+    import pandas as pd
+
     rules = Rules.check(rules, default=False)
     gold, doublons, stock, horizon, inc, dr, buy, sell = _setup(
         rules, gold, doublons, stock, income, drain, horizon)
@@ -211,6 +217,8 @@ def race_table(
     >>> int(t.loc[(0, 10), "win_turn"])
     9
     """
+    import pandas as pd
+
     rules = Rules.check(rules, default=False)
     doublons = check_int("doublons", doublons, 0, 10**6)
     horizon = check_int("horizon", horizon, 1, 1000)

@@ -1,4 +1,4 @@
-"""The rules of Master & Commander as one frozen, validated object (RULES.md §4).
+"""The rules of Master & Commander as one frozen, validated object (docs/rules.md).
 
 Every knob of §4 is a field of :class:`Rules`; a designer tries a variant by building
 another ``Rules`` (``dataclasses.replace`` or the constructor) and every analysis
@@ -9,7 +9,8 @@ by decreasing lowest stock and ending with a band starting at stock 0; the rate 
 stock is the rate of the first band whose lowest stock it reaches. The seed's table
 ``13+ -> 1, 10-12 -> 2, 7-9 -> 3, 4-6 -> 4, 1-3 -> 5, 0 -> 6`` is the default.
 
-Choices RULES.md leaves open, made here as knobs (defaults in brackets):
+Choices the seed's text leaves open, made here as knobs (defaults in brackets; all
+listed in docs/rules.md, Master & Commander: rulings on open cases):
 
 * ``sale_price`` ["before"]: a sold gold is priced at the rate before it moves (the
   literal reading) or ``"after"`` it moves.
@@ -71,7 +72,7 @@ def _check_rates(value) -> tuple[tuple[int, int], ...]:
 
 @dataclass(frozen=True)
 class Rules:
-    """Master & Commander rules; the defaults are the seed's (RULES.md §4).
+    """Master & Commander rules; the defaults are the seed's (docs/rules.md).
 
     Parameters
     ----------
@@ -212,9 +213,13 @@ class Rules:
         votes = self.votes_by_rank
         if isinstance(votes, dict):
             votes = tuple(votes.items())
+        if not isinstance(votes, tuple | list):
+            raise TypeError(f"votes_by_rank must be a sequence of (rank name, votes) pairs, "
+                            f"got {votes!r}")  # fmt: skip
         checked = []
         for i, pair in enumerate(votes):
-            if len(pair) != 2 or not isinstance(pair[0], str) or not pair[0]:
+            if (not isinstance(pair, tuple | list) or len(pair) != 2
+                    or not isinstance(pair[0], str) or not pair[0]):  # fmt: skip
                 raise ValueError(f"votes_by_rank[{i}] must be a (rank name, votes) pair, "
                                  f"got {pair!r}")
             checked.append((pair[0], check_int(f"votes_by_rank[{pair[0]!r}]", pair[1], 0, 100)))

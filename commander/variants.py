@@ -2,25 +2,28 @@
 
 A variant is a :class:`~commander.rules.Rules` (another exchange-rate table, starting
 stock, transaction cap, win threshold, ...). :func:`race_variants` gives, for each, the
-exact minimum winning turn of a lone buyer from the opening position (RULES.md §4:
-no gold, ``start_doublons``, the starting stock) with a given income, alone and with
-rivals draining the stock. :func:`economy_variants` simulates the economy model under
-each variant with the same seed (common random numbers) and reports game length and
-who wins: give the players different strategies (e.g. buying from turn 1 against
+exact minimum winning turn of a lone buyer from the opening position (docs/rules.md,
+Victory: no gold, ``start_doublons``, the starting stock) with a given income, alone and
+with rivals draining the stock. :func:`economy_variants` simulates the economy model
+under each variant with the same seed (common random numbers) and reports game length
+and who wins: give the players different strategies (e.g. buying from turn 1 against
 buying from turn 5) to measure buying early against late.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from commander.cards import CardSet
 from commander.economy import simulate_economy
 from commander.race import DEFAULT_HORIZON, solve_race
 from commander.rules import Rules
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 def _check_variants(variants) -> dict[str, Rules]:
@@ -55,6 +58,8 @@ def race_variants(variants, income, drain=0, horizon: int = DEFAULT_HORIZON) -> 
     >>> t["win_turn"].tolist()
     [9, 7]
     """
+    import pandas as pd
+
     variants = _check_variants(variants)
     rows = {}
     for name, rules in variants.items():
@@ -110,6 +115,8 @@ def economy_variants(
     >>> list(t.index)
     ['seed', 'win 8']
     """
+    import pandas as pd
+
     variants = _check_variants(variants)
     rows = {}
     for name, rules in variants.items():

@@ -1,4 +1,4 @@
-"""Master Panache: optimal dice keeping, attacks, Master Panache odds (RULES.md §1)."""
+"""Master Panache: optimal dice keeping, attacks, Master Panache odds (docs/rules.md)."""
 
 from panache.advise import advise
 from panache.agents import Agent

@@ -1,7 +1,7 @@
 """Numba kernels of whole Master Panache games with pluggable agents. Private.
 
 An agent is a row of small integer parameters (see ``panache.agents``); a game is
-played turn by turn following RULES.md §1, every random draw from the thread's
+played turn by turn as docs/rules.md says, each random draw from the thread's
 generator. The kernels do no validation: ``panache.game`` builds their inputs.
 """
 

@@ -27,15 +27,19 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from panache._kernels import TIE_TOLERANCE
 from panache.duel import max_points, solve_duel
 from panache.rules import N_FACES, Rules, check_faces
 from panache.turn import solve_turn
 from tabletop.validate import check_int
+
+if TYPE_CHECKING:
+    import pandas as pd
+
 
 COLUMNS = ("keep", "reroll", "n_keep", "keep_value", "set_aside_total", "dice_left",
            "value", "loss", "best")  # fmt: skip
@@ -122,7 +126,7 @@ def advise(roll, kept=(), rules: Rules | None = None, utility=None, points=None,
 
     Examples
     --------
-    >>> table = advise([6, 5, 5, 3, 1])     # Roger's first roll (RULES.md)
+    >>> table = advise([6, 5, 5, 3, 1])     # Roger's first roll (docs/rules.md)
     >>> table.loc[1, ["keep", "reroll"]].tolist(), round(float(table.loc[1, "value"]), 4)
     (['6', '5 5 3 1'], -0.1564)
     >>> len(table)                          # 2 x 3 x 2 x 2 - 1 distinct choices
@@ -143,6 +147,8 @@ def advise(roll, kept=(), rules: Rules | None = None, utility=None, points=None,
 
 
 def _advise(rules: Rules, roll, kept, values: pd.DataFrame) -> pd.DataFrame:
+    import pandas as pd
+
     face_value = dict(zip(range(1, N_FACES + 1), rules.face_values, strict=True))
     start = sum(face_value[f] for f in kept)
     rows = []

@@ -1,4 +1,4 @@
-r"""Attacks and counter-attacks, exactly (RULES.md §1, "Attack at level k").
+r"""Attacks and counter-attacks, exactly (docs/rules.md, Attack at level k).
 
 **The chain.** With ``m`` dice left, a roll shows ``C ~ Binomial(m, 1/6)`` dice with
 face ``k``. If ``C = 0`` the chain stops; otherwise those dice are set aside and the
@@ -30,14 +30,17 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
-from scipy import stats
 
 from panache.rules import N_FACES, Rules
 from tabletop.frozen import memoize, same_fields
 from tabletop.validate import check_int
+
+if TYPE_CHECKING:
+    import pandas as pd
+
 
 COUNTER_POLICIES = ("always", "never", "target_only")
 
@@ -45,6 +48,8 @@ COUNTER_POLICIES = ("always", "never", "target_only")
 @memoize(maxsize=16)
 def _hits_pmf(n: int) -> np.ndarray:
     """P(N = x), x = 0..n, for an attack chain with ``n`` dice."""
+    from scipy import stats
+
     pmf = [np.array([1.0])]
     for m in range(1, n + 1):
         show = stats.binom.pmf(np.arange(m + 1), m, 1 / N_FACES)
@@ -92,6 +97,8 @@ def attack_distribution(rules: Rules, level: int) -> pd.Series:
     >>> round(float(d[0]), 6) == round((5 / 6) ** 5, 6)
     True
     """
+    import pandas as pd
+
     rules = Rules.check(rules, default=False)
     level = _check_level(level)
     pmf = _hits_pmf(rules.n_dice)
@@ -197,6 +204,8 @@ def exchange(rules: Rules, level: int, counter="always") -> ExchangeResult:
     >>> abs(x.p_target_hit - 1 / (1 + q)) < 1e-12
     True
     """
+    import pandas as pd
+
     rules = Rules.check(rules, default=False)
     level = _check_level(level)
     target, attacker = _counter_flags(rules, counter)

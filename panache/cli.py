@@ -269,7 +269,8 @@ def build_parser() -> cli.ArgumentParser:
     utility(sub)
     simulation(sub, 2_000)
     cli.add_balance_commands(commands, "panache", Rules)
-    cli.add_report_command(commands, "Master Panache", "panache_*.ipynb")
+    cli.add_report_command(commands, "Master Panache", "panache_*.ipynb", game="panache",
+                           rules=Rules)
     return parser
 
 

@@ -29,9 +29,9 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from panache._committed_kernels import committed_duel_kernel
 from panache.attack import chain_odds
@@ -42,6 +42,9 @@ from panache.rules import Rules
 from panache.thumb import DecisionList
 from panache.turn import evaluate_policy, solve_turn, turn_tables
 from tabletop.frozen import same_fields
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 @dataclass(frozen=True, eq=False)
@@ -146,6 +149,8 @@ def committed_duel(rules: Rules, turn_policy: TurnPolicy | Callable | None = Non
 
 
 def _committed(rules: Rules, turn: TurnPolicy | None, attempt: TurnPolicy | None):
+    import pandas as pd
+
     t = turn_tables(rules)
     n = rules.n_dice
     top = max_points(rules)
@@ -213,6 +218,8 @@ def duel_cost(rules: Rules, turn_policy=None, mp_policy=None) -> pd.Series:
     ``cost_second`` and ``cost`` (the seat average), with the solved duel's chances
     (:func:`panache.solve_duel`) as the reference.
     """
+    import pandas as pd
+
     res = committed_duel(rules, turn_policy, mp_policy)
     ref = solve_duel(rules).first_player_win
     return pd.Series(

@@ -18,8 +18,8 @@ Every outcome lowers someone's points except those where nothing changes, which
 lead to ``W(b, a)``. So the states are solved pair by pair, {(a, b), (b, a)}, by
 increasing ``a + b``; within a pair the two values form a fixed point of a
 piecewise-linear map, solved by Newton's method (exact once the active choices are
-right) and checked by a final evaluation. Ties go to declining (RULES.md §1) and
-to the smallest stake.
+right) and checked by a final evaluation. Ties go to declining and to the smallest
+stake (docs/rules.md, Master Panache).
 
 Round 1 (no attacks, no Master Panache, gains if ``first_round_gain``) is solved by
 backward induction: the second player answers the first one's points, and the
@@ -29,9 +29,9 @@ first player's turn utility is its chance against that answer.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from panache._duel_kernels import (
     MAX_LEVEL,
@@ -47,6 +47,9 @@ from panache.rules import Rules
 from panache.turn import TurnTables, solve_turn, turn_tables
 from tabletop.frozen import memoize, same_fields
 from tabletop.validate import check_int
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 def max_points(rules: Rules) -> int:
@@ -101,6 +104,8 @@ class DuelSolution:
         return u
 
     def _utility(self, a, b):
+        import pandas as pd
+
         p = self._params
         t: TurnTables = p["tables"]
         parts = state_parts(a, b, self._win, p["n"], p["hit_given"], p["pi"], p["max_stake"](a))
@@ -116,6 +121,8 @@ class DuelSolution:
     def round1_utility(self, first_player_points: int | None = None) -> pd.Series:
         """A round-1 turn's utility: the first player's (``None``), or the second
         player's once the first has ``first_player_points`` points."""
+        import pandas as pd
+
         totals = self._params["tables"].totals
         if first_player_points is None:
             values = self._params["round1_first"]
@@ -163,6 +170,8 @@ class DuelSolution:
 
     def decision_table(self) -> pd.DataFrame:
         """Every state's decisions: attack levels, counters and Master Panache stakes."""
+        import pandas as pd
+
         rows = []
         top = self._win.shape[0] - 1
         for a in range(1, top + 1):
@@ -214,6 +223,8 @@ def solve_duel(rules: Rules) -> DuelSolution:
     >>> 0 < sol.first_player_win < 1
     True
     """
+    import pandas as pd
+
     rules = Rules.check(rules, default=False)
     if rules.n_players != 2:
         raise ValueError(
@@ -269,6 +280,8 @@ def _round_points(rules: Rules, total: int) -> int:
 
 def _round_one(rules: Rules, win: np.ndarray):
     """First player's chance, the table of second-player answers, and the utilities."""
+    import pandas as pd
+
     totals = turn_tables(rules).totals
     points = [_round_points(rules, int(t)) for t in totals]
     answers: dict[int, float] = {}

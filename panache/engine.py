@@ -1,4 +1,4 @@
-"""The rules of a whole Master Panache game, in plain Python (RULES.md §1).
+"""The rules of a whole Master Panache game, in plain Python (docs/rules.md).
 
 This is the readable reference of the game: a :class:`GameState`, the checks that
 refuse an illegal decision with the rule it breaks, and :func:`play_game`, which

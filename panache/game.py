@@ -9,9 +9,9 @@ every seat, and reports win rates with Wilson confidence intervals.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from panache._game_kernels import N_STATS, simulate_games_kernel
 from panache.agents import TURN_POLICIES, Agent
@@ -24,6 +24,10 @@ from panache.turn import solve_turn
 from tabletop.frozen import memoize, same_fields
 from tabletop.seeding import check_count, chunk_seeds
 from tabletop.stats import proportion_ci
+
+if TYPE_CHECKING:
+    import pandas as pd
+
 
 STAT_NAMES = (
     "turns", "attacks", "counters", "hits", "mp_announced", "mp_won",
@@ -64,6 +68,8 @@ class GameResults:
 
     def win_rates(self, level: float = 0.95) -> pd.DataFrame:
         """Win rate of each seat with its Wilson confidence interval."""
+        import pandas as pd
+
         n = self.winners.size
         rows = []
         for seat, agent in enumerate(self.agents):
@@ -290,6 +296,8 @@ def simulate_games(
     >>> bool(res.win_rates().loc[0, "win_rate"] > 0.5)
     True
     """
+    import pandas as pd
+
     rules = Rules.check(rules, default=False)
     agents = _check_agents(agents)
     n_games = check_count("n_games", n_games, 1)
@@ -314,6 +322,8 @@ def tournament(rules: Rules, agents, n_games: int, seed=None) -> pd.DataFrame:
     and 95% Wilson interval, and its win rate from each seat. Agents that share a
     name are told apart by their place in ``agents``: ``"random #1"``, ``"random #2"``.
     """
+    import pandas as pd
+
     rules = Rules.check(rules, default=False)
     agents = _check_agents(agents)
     n_games = check_count("n_games", n_games, 1)
@@ -341,3 +351,19 @@ def tournament(rules: Rules, agents, n_games: int, seed=None) -> pd.DataFrame:
         row.update({f"seat_{s}": by_seat[i, s] for s in range(k)})
         rows.append(row)
     return pd.DataFrame(rows).set_index("agent")
+
+
+def sample_games(rules: Rules, n_games: int, seed=None) -> GameResults:
+    """``n_games`` games of ``rules.n_players`` rule-of-thumb agents (one of them random
+    when there are three or more seats), in chunks of 64 games: a small run whose
+    results must not depend on the thread count (the checks over every game).
+
+    Examples
+    --------
+    >>> sample_games(Rules(n_dice=3, start_points=6), 100, seed=1).winners.shape
+    (100,)
+    """
+    agents = [Agent.heuristic()] * rules.n_players
+    if rules.n_players >= 3:
+        agents[-1] = Agent.random()
+    return simulate_games(rules, agents, n_games, seed=seed, chunk_size=64)

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from panache._kernels import TIE_TOLERANCE, evaluate_policy_kernel
 from panache.committed import committed_duel
@@ -30,6 +30,10 @@ from panache.thumb import DecisionList, RuleSearch, search_rules
 from panache.turn import evaluate_policy, solve_turn
 from tabletop.frozen import same_fields
 from tabletop.validate import check_int
+
+if TYPE_CHECKING:
+    import pandas as pd
+
 
 GOALS = {"ev": "every turn roll", "zero": "a Master Panache attempt"}
 #: Situations (kept so far, just rolled) the sheet works through, for five dice; with
@@ -81,6 +85,8 @@ class PlayerSheet:
     def examples(self, goal: str) -> pd.DataFrame:
         """Worked situations for ``goal`` ("ev" or "zero"): what the rule keeps and what
         perfect play keeps, indexed by ``situation``."""
+        import pandas as pd
+
         rules = self.rules
         rule = {"ev": self.turn_rule, "zero": self.mp_rule}[goal].policy(rules)
         best = solve_turn(rules, goal).policy
@@ -235,6 +241,8 @@ def player_sheet(rules: Rules | None = None, turn_margin: float = 0.05, mp_margi
     -------
     PlayerSheet
     """
+    import pandas as pd
+
     from tabletop.validate import check_float
 
     rules = Rules.check(rules)
@@ -313,6 +321,8 @@ def duel_keeps(rules: Rules | None = None, opponent_points: int = 20, situations
     >>> keeps.loc["6 | 6 5", 9], keeps.loc["6 | 6 5", "ev_keep"]
     ('6 5', '6 5')
     """
+    import pandas as pd
+
     rules = Rules.check(rules)
     top = max_points(rules)
     b = check_int("opponent_points", opponent_points, 1, top)
@@ -375,6 +385,8 @@ def duel_spread(rules: Rules | None = None, opponent_points: int = 20) -> pd.Dat
     ...      < 1e-12)
     True
     """
+    import pandas as pd
+
     rules = Rules.check(rules)
     top = max_points(rules)
     b = check_int("opponent_points", opponent_points, 1, top)

@@ -1,4 +1,4 @@
-"""The Master Panache: the attempt's odds and the value of each stake (RULES.md §1).
+"""The Master Panache: the attempt's odds and the value of each stake (docs/rules.md).
 
 After a total of 0 (not in round 1) a player may name a target and an even stake
 X (``rules.legal_stakes(points)``), then play a whole turn roll again aiming at a
@@ -13,13 +13,17 @@ most the target's points and the announcer's points.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
-import pandas as pd
 
 from panache.rules import Rules
 from panache.turn import solve_turn
 from tabletop.frozen import memoize
 from tabletop.validate import check_int
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 @memoize(maxsize=64)
@@ -63,6 +67,8 @@ def mp_stakes(rules: Rules, points: int, target_points: int) -> pd.DataFrame:
         (capped at the points each has), ``expected_capped_swing`` (their
         difference), ``p_target_eliminated`` and ``p_self_eliminated``.
     """
+    import pandas as pd
+
     rules = Rules.check(rules, default=False)
     points = check_int("points", points, 1)
     target_points = check_int("target_points", target_points, 1)

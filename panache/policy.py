@@ -14,13 +14,16 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from panache.dice import DiceSpace, dice_space
 from panache.rules import MAX_DICE, Rules, check_faces
 from tabletop.frozen import memoize, read_only
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 @memoize(maxsize=MAX_DICE)
@@ -138,6 +141,8 @@ class TurnPolicy:
         ``n_keep``, ``stop`` (every rolled die kept), and with ``rules`` the
         ``set_aside_total``.
         """
+        import pandas as pd
+
         space = dice_space(self.n_dice)
         _, entry_a, entry_r = policy_layout(self.n_dice)
         label = [" ".join(map(str, space.faces(i))) for i in range(len(space.sizes))]

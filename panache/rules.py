@@ -1,4 +1,4 @@
-"""The rules of Master Panache as one frozen, validated object (RULES.md §1).
+"""The rules of Master Panache as one frozen, validated object (docs/rules.md).
 
 Every knob of the rules is a field of :class:`Rules`; a designer changes a rule by
 building another ``Rules`` (``dataclasses.replace`` or the constructor) and every

@@ -33,16 +33,16 @@ equilibria take the first in the order of :func:`panache._three_kernels.exchange
 (counters whenever consistent).
 
 Round 1 is solved by backward induction over the three first turns, each player
-seeing the earlier results (RULES.md §1).
+seeing the earlier results (docs/rules.md, Master Panache).
 """
 
 from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from panache._duel_kernels import MAX_LEVEL
 from panache._three_kernels import (
@@ -63,6 +63,10 @@ from panache.turn import solve_turn, turn_tables
 from tabletop.frozen import memoize, same_fields
 from tabletop.seeding import check_count
 from tabletop.validate import check_int
+
+if TYPE_CHECKING:
+    import pandas as pd
+
 
 #: Regret below which a class counts as an exact equilibrium: every mover's stored
 #: chance is within this of its best one-turn reply, on either side.
@@ -177,6 +181,8 @@ class ThreeSolution:
         return self._utility_frame(after)
 
     def _utility_frame(self, after: np.ndarray) -> pd.DataFrame:
+        import pandas as pd
+
         totals = pd.Index(self._params["tables"].totals, name="total")
         return pd.DataFrame(after, index=totals, columns=["mover", "next", "last"])
 
@@ -234,6 +240,8 @@ class ThreeSolution:
     def round1_utility(self, seat: int, points_before=()) -> pd.Series:
         """A round-1 turn's utility for ``seat`` (0, 1, 2) once the seats before it
         have the given points (all alive): its winning chance after each total."""
+        import pandas as pd
+
         seat = check_int("seat", seat, 0, 2)
         points_before = tuple(points_before)
         utilities = self._params["round1"][seat]
@@ -303,6 +311,8 @@ def solve_three(rules: Rules, play_rounds: int = PLAY_ROUNDS) -> ThreeSolution:
     """
     import dataclasses
 
+    import pandas as pd
+
     rules = Rules.check(rules, default=False)
     if rules.n_players > 3:
         raise ValueError(
@@ -359,6 +369,8 @@ def _round_one(rules, tables, table, duel, utilities) -> pd.Series:
     Fills ``utilities[seat][points of the seats before]`` with the seat's round-1
     turn utility (its chance after each total).
     """
+    import pandas as pd
+
     n = rules.n_dice
     points = [_round_points(rules, int(x)) for x in tables.totals]
     round1 = duel.round1["second_player_win"]

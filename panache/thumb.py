@@ -36,9 +36,9 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from panache._kernels import TIE_TOLERANCE, evaluate_policy_kernel
 from panache.dice import dice_space
@@ -47,6 +47,10 @@ from panache.rules import N_FACES, Rules
 from panache.turn import solve_turn, utility_vector
 from tabletop.frozen import memoize, same_fields
 from tabletop.validate import check_int
+
+if TYPE_CHECKING:
+    import pandas as pd
+
 
 CONDITIONS = ("always", "rolled", "rolled_at_most", "makes", "makes_at_least",
               "total_at_least", "total_at_most")  # fmt: skip
@@ -432,6 +436,8 @@ def search_rules(rules: Rules | None = None, utility: str = "ev", max_clauses: i
 
 
 def _search(rules, utility, u, max_clauses, beam) -> RuleSearch:
+    import pandas as pd
+
     tables = _entry_tables(rules)
     optimum = solve_turn(rules, u).value
     guarded, defaults = _clauses(tables)

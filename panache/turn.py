@@ -1,8 +1,8 @@
 r"""The turn roll solved exactly: optimal set-aside policies and their distributions.
 
-A turn roll (RULES.md §1) is a finite Markov decision process. Its state is the
-number of dice left to roll ``m`` and the total ``s`` of the dice set aside (the
-set-aside faces matter only through their total); the final reward is a utility
+A turn roll (docs/rules.md, The turn roll) is a finite Markov decision process. Its
+state is the number of dice left to roll ``m`` and the total ``s`` of the dice set
+aside (the set-aside faces matter only through their total); the final reward is a utility
 ``u`` of the final total. With ``R`` ranging over the multisets of ``m`` dice and
 ``K`` over the non-empty sub-multisets of ``R``,
 
@@ -24,15 +24,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from panache._kernels import evaluate_policy_kernel, expand_policy_kernel, solve_turn_kernel
 from panache.dice import DiceSpace, dice_space
 from panache.policy import TurnPolicy, policy_layout, tabulate_policy
 from panache.rules import Rules
 from tabletop.frozen import memoize, same_fields
+
+if TYPE_CHECKING:
+    import pandas as pd
+
 
 UTILITY_NAMES = ("ev", "zero", "positive", "at_least:k")
 
@@ -234,6 +238,8 @@ class TurnSolution:
 
 
 def _distribution(rules: Rules, reach: np.ndarray) -> pd.Series:
+    import pandas as pd
+
     tables = turn_tables(rules)
     final = tables.space.of_size(rules.n_dice)
     totals = tables.totals
@@ -302,6 +308,8 @@ def solve_turn(rules: Rules, utility="ev") -> TurnSolution:
     >>> sol.policy.choose(set_aside=(), rolled=(6, 5, 5, 3, 1))
     (6,)
     """
+    import pandas as pd
+
     rules = Rules.check(rules, default=False)
     t = turn_tables(rules)
     n = rules.n_dice

@@ -1,8 +1,9 @@
-"""Agents for the hidden-information game of Ce soir, à Samarra (RULES.md §3, Information).
+"""Agents for the hidden-information game of Ce soir, à Samarra (docs/rules.md).
 
 A player sees its own figures, the cells of the enemy's tents and every revealed
-identity. An agent is therefore shown a :class:`View` and its legal actions as
-:class:`Option` s that name a power's target by its cell, never by its identity.
+identity (docs/rules.md, Information). An agent is therefore shown a :class:`View` and
+its legal actions as :class:`Option` s that name a power's target by its cell, never by
+its identity.
 
 :func:`determinizations` lists the positions consistent with a view: every way to put
 the enemy's servant, merchant and Death under its tents (and on its dead figure, if

@@ -17,7 +17,6 @@ import sys
 from pathlib import Path
 
 import numpy as np
-from tqdm import tqdm
 
 from samarra.agents import DeterminizingAgent
 from samarra.horizon import solve_horizon
@@ -126,7 +125,7 @@ def horizon_row(table, horizon: int, cache_dir=None, bar=None) -> dict:
 def balance(rules: Rules | None = None, *, n_games: int = 500, seed=0,
             adjudication_horizon: int = 10, cache_dir=None,
             progress: bool | None = None):  # fmt: skip
-    """The balance card of ``rules`` (default: RULES.md's 3 x 5 board).
+    """The balance card of ``rules`` (default: the 3 x 5 board of docs/rules.md).
 
     Parameters
     ----------
@@ -165,6 +164,8 @@ def balance(rules: Rules | None = None, *, n_games: int = 500, seed=0,
     >>> float(card.set_index("metric").loc["setup_value_first_mover", "value"])
     -0.1
     """
+    from tqdm import tqdm
+
     from tabletop.validate import check_bool
 
     rules = Rules.check(rules)

@@ -259,7 +259,8 @@ def build_parser() -> cli.ArgumentParser:
     games(sub, 100)
     pair(sub)
     cli.add_balance_commands(commands, "samarra", Rules)
-    cli.add_report_command(commands, "Samarra", "samarra*.ipynb")
+    cli.add_report_command(commands, "Samarra", "samarra*.ipynb", game="samarra",
+                           rules=Rules)
     return parser
 
 

@@ -1,9 +1,9 @@
-"""The rules of Ce soir, à Samarra in plain Python (RULES.md §3): actions and their effect.
+"""The rules of Ce soir, à Samarra in plain Python: actions and their effect (docs/rules.md).
 
 This is the readable reference of the game. :func:`legal_actions` lists the actions
 of the side to move, sorted; :func:`apply_action` plays one and refuses an illegal
 one with the rule it breaks; :func:`tie_break` is the seed's "closest servant wins";
-:class:`Game` plays a game to its end and adjudicates it as RULES.md §3 says (third
+:class:`Game` plays a game to its end and adjudicates it as docs/rules.md says (third
 repetition, no legal action, ``max_actions``, ``horizon``). The numba kernels of
 ``samarra._kernels`` implement the same moves for the solver; the tests hold the
 two against each other.
@@ -313,7 +313,7 @@ class GameResult:
 
 
 class Game:
-    """A played game, adjudicated as RULES.md §3 says.
+    """A played game, adjudicated as docs/rules.md says.
 
     The game ends with a win (servant killed, arrival, the pass rule), or is
     adjudicated by :func:`tie_break` when a position occurs for the third time, when

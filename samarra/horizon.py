@@ -1,4 +1,4 @@
-"""The adjudicated game of Ce soir, à Samarra: the horizon knob (RULES.md §3).
+"""The adjudicated game of Ce soir, à Samarra: the horizon knob (docs/rules.md).
 
 With ``horizon = H`` the game ends after H actions and the seed's tie-break decides
 (the servant with fewer rows to the enemy city wins; equal rows: draw). A position
@@ -20,9 +20,9 @@ the horizon. This is how the seed's "closest servant wins" gets a number.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from samarra import _kernels as K
 from samarra.position import Position, setups, start_position
@@ -31,6 +31,9 @@ from samarra.solve import Table, solve
 from tabletop.frozen import same_fields
 from tabletop.matrix_games import solve_zero_sum
 from tabletop.seeding import check_count
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 def horizon_values(table: Table, positions, max_horizon: int) -> np.ndarray:
@@ -93,6 +96,8 @@ class HorizonGame:
 
     def matrix(self, horizon: int) -> pd.DataFrame:
         """Black's results for every setup pair at one horizon."""
+        import pandas as pd
+
         h = check_count("horizon", horizon)
         if h >= self.payoff.shape[0]:
             raise ValueError(f"horizon must be <= {self.payoff.shape[0] - 1}, got {h}")
@@ -119,6 +124,8 @@ def solve_horizon(rules: Rules | None = None, max_horizon: int = 60, table: Tabl
     >>> game.summary.index.tolist()
     [0, 1, 2, 3, 4]
     """
+    import pandas as pd
+
     rules = Rules.check(rules)  # checked even when the table's rules are used
     if table is None:
         table = solve(rules, **solve_options)

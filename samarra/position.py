@@ -1,6 +1,6 @@
 """Positions of Ce soir, à Samarra: figures, flags, who moves; text board and setups.
 
-A :class:`Position` is the whole state of a game (RULES.md §3): the cell of each of
+A :class:`Position` is the whole state of a game (docs/rules.md): the cell of each of
 the six figures (``-1`` when dead), which identities are revealed, which powers are
 used, the side to move and the actions left in its turn, the actions played so far,
 the winner once the game is won, and the bookkeeping of the optional rules (the

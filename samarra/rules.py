@@ -1,11 +1,13 @@
-"""The rules of Ce soir, à Samarra as one frozen, validated object (RULES.md §3).
+"""The rules of Ce soir, à Samarra as one frozen, validated object (docs/rules.md).
 
-Every knob of RULES.md §3 is a field of :class:`Rules`. Cells are numbered
-``row * width + column``; row 0 is Baghdad (Black's city), row ``length - 1`` is
-Samarra (White's city). Each side owns three figures, numbered ``SERVANT = 0``,
-``MERCHANT = 1``, ``DEATH = 2``; sides are ``BLACK = 0`` and ``WHITE = 1``.
+Every knob of the game (docs/rules.md, Ce soir, à Samarra) is a field of
+:class:`Rules`. Cells are numbered ``row * width + column``; row 0 is Baghdad
+(Black's city), row ``length - 1`` is Samarra (White's city). Each side owns three
+figures, numbered ``SERVANT = 0``, ``MERCHANT = 1``, ``DEATH = 2``; sides are
+``BLACK = 0`` and ``WHITE = 1``.
 
-Choices RULES.md leaves open, made here (each stated where it is used):
+Choices the seed's text leaves open, made here (each stated where it is used; all
+listed in docs/rules.md, Ce soir, à Samarra: rulings on open cases):
 
 * moves are always orthogonal; ``adjacency`` only governs the two powers;
 * *auto-death* and *arrival* mean entering the enemy city from outside it (a move
@@ -30,7 +32,7 @@ MAX_CELLS = 40
 
 @dataclass(frozen=True)
 class Rules:
-    """Ce soir, à Samarra rules; the defaults are RULES.md §3's.
+    """Ce soir, à Samarra rules; the defaults are those of docs/rules.md.
 
     Parameters
     ----------
@@ -51,7 +53,7 @@ class Rules:
         A played game reaching this many actions is adjudicated (default 400).
     horizon : int or None
         When set, the game ends after ``horizon`` actions and the tie-break decides
-        (the adjudicated game of RULES.md §3; default None).
+        (the adjudicated game of docs/rules.md; default None).
 
     Examples
     --------

@@ -1,4 +1,4 @@
-"""The setup game of Ce soir, à Samarra: which hidden setup to choose (RULES.md §3).
+"""The setup game of Ce soir, à Samarra: which hidden setup to choose (docs/rules.md).
 
 Both players choose their setup secretly and at once; then, in the perfect-information
 reading, the game from the start position has the value the retrograde solve gives.
@@ -13,15 +13,18 @@ of the setup game to the side that moves first.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from samarra.position import setups, start_position
 from samarra.rules import BLACK, SIDES, Rules
 from samarra.solve import Table, solve
 from tabletop.frozen import same_fields
 from tabletop.matrix_games import solve_zero_sum
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 @dataclass(frozen=True, eq=False)
@@ -67,6 +70,8 @@ class SetupGame:
 
     def outcome_shares(self) -> pd.Series:
         """Share of the setup pairs Black wins, draws, loses (all pairs equally likely)."""
+        import pandas as pd
+
         flat = self.payoff.to_numpy().ravel()
         return pd.Series(
             {"black wins": np.mean(flat > 0), "draw": np.mean(flat == 0),
@@ -83,6 +88,8 @@ def setup_values(table: Table) -> tuple[pd.DataFrame, pd.DataFrame]:
     >>> payoff.shape
     (6, 6)
     """
+    import pandas as pd
+
     rules = table.rules
     names = setups(rules)
     payoff = np.zeros((len(names), len(names)), dtype=np.int64)
@@ -119,6 +126,8 @@ def setup_game(rules: Rules | None = None, table: Table | None = None, **solve_o
     >>> round(float(game.black.sum()), 9), round(float(game.white.sum()), 9)
     (1.0, 1.0)
     """
+    import pandas as pd
+
     rules = Rules.check(rules)  # checked even when the table's rules are used
     if table is None:
         table = solve(rules, **solve_options)

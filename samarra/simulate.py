@@ -2,7 +2,7 @@
 
 A game starts from uniformly random setups (or given ones); each side's agent sees
 only its :class:`samarra.agents.View` and chooses among its legal actions; the game
-ends and is adjudicated as RULES.md §3 says (:class:`samarra.engine.Game`). A
+ends and is adjudicated as docs/rules.md says (:class:`samarra.engine.Game`). A
 tournament plays every ordered pair of agents (the first named plays Black) and
 reports the shares of Black wins, draws and White wins with Wilson 95 % intervals.
 """
@@ -10,8 +10,7 @@ reports the shares of Black wins, draws and White wins with Wilson 95 % interval
 from __future__ import annotations
 
 import random
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from samarra.agents import View, options, to_action
 from samarra.engine import Game, GameResult
@@ -19,6 +18,9 @@ from samarra.position import setups, start_position
 from samarra.rules import Rules
 from tabletop.seeding import as_generator, check_count
 from tabletop.stats import proportion_ci
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 def play_game(rules: Rules, black, white, rng: random.Random, black_setup: str | None = None,
@@ -54,6 +56,8 @@ def play_games(rules: Rules, black, white, n_games: int, seed=None) -> pd.DataFr
     >>> play_games(Rules(length=3), RandomAgent(), RandomAgent(), 3, seed=1).columns.tolist()
     ['black setup', 'white setup', 'winner', 'reason', 'actions']
     """
+    import pandas as pd
+
     rules = Rules.check(rules, default=False)
     n_games = check_count("n_games", n_games, 1)
     rng = random.Random(int(as_generator(seed).integers(2**63)))
@@ -85,6 +89,8 @@ def tournament(rules: Rules, agents: dict, n_games: int, seed=None,
     >>> tournament(Rules(length=3), agents, 4, seed=0).shape
     (4, 7)
     """
+    import pandas as pd
+
     rules = Rules.check(rules, default=False)
     if not isinstance(agents, dict) or len(agents) < 1:
         raise ValueError(f"agents must be a non-empty dict name -> agent, got {agents!r}")
@@ -110,3 +116,17 @@ def tournament(rules: Rules, agents: dict, n_games: int, seed=None,
     out = pd.DataFrame.from_dict(rows, orient="index")
     out.index = pd.MultiIndex.from_tuples(out.index, names=["black", "white"])
     return out
+
+
+def sample_games(rules: Rules, n_games: int, seed=None) -> pd.DataFrame:
+    """``n_games`` games of two random agents: a small seeded run (the checks over every
+    game; the played games run in plain Python, on one thread).
+
+    Examples
+    --------
+    >>> len(sample_games(Rules(length=3), 5, seed=1))
+    5
+    """
+    from samarra.agents import RandomAgent
+
+    return play_games(rules, RandomAgent(), RandomAgent(), n_games, seed=seed)

@@ -1,4 +1,4 @@
-"""Rule variants of Ce soir, à Samarra side by side (RULES.md §3 knobs).
+"""Rule variants of Ce soir, à Samarra side by side (the knobs of docs/rules.md).
 
 For each rules set: the perfect-information solve (share of positions won, lost and
 drawn for the side to move), the setup game (its value to the first mover, the share
@@ -8,11 +8,15 @@ value of the start, the share of draws and the first-move advantage.
 
 from __future__ import annotations
 
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from samarra.rules import Rules
 from samarra.setup import setup_game
 from samarra.solve import check_solvable, solve
+
+if TYPE_CHECKING:
+    import pandas as pd
+
 
 KNOBS = ("width", "length", "adjacency", "auto_death", "win_on_arrival_only", "allow_pass",
          "no_repetition", "first")
@@ -28,6 +32,8 @@ def compare_variants(variants: dict[str, Rules], **solve_options) -> pd.DataFram
     ...       + table.loc["3x3", "second mover wins"])
     1.0
     """
+    import pandas as pd
+
     if not isinstance(variants, dict) or not variants:
         raise ValueError(f"variants must be a non-empty dict name -> Rules, got {variants!r}")
     rows = {}

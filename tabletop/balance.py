@@ -50,19 +50,23 @@ import math
 import numbers
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
-import pandas as pd
-from scipy import stats
 
 from tabletop.frozen import same_fields
 from tabletop.stats import MonteCarloEstimate
 
+if TYPE_CHECKING:
+    import pandas as pd
+
+
 COLUMNS = ("metric", "value", "low", "high", "method", "n", "unit", "meaning")
 METHODS = ("exact", "monte carlo")
 LEVEL = 0.95
-Z = float(stats.norm.ppf(0.5 + LEVEL / 2))  # 1.959964...
+# scipy.stats.norm.ppf(0.5 + LEVEL / 2), written out so that importing the cards does not
+# import scipy.stats (tests/tabletop/test_balance.py holds the two equal)
+Z = 1.959963984540054
 EXACT_TOL = 1e-9  # exact values closer than this (relative to their size) are equal
 COMPARE_COLUMNS = ("metric", "baseline", "baseline_low", "baseline_high", "variant",
                    "variant_low", "variant_high", "difference", "low", "high",
@@ -130,6 +134,8 @@ def build_card(metrics: Sequence[Metric], entries: Mapping[str, Entry], **contex
     Raises ValueError when an entry is missing, unexpected, or of the wrong method
     (an exact metric needs ``low == value == high``).
     """
+    import pandas as pd
+
     names = [m.name for m in metrics]
     missing = [n for n in names if n not in entries]
     extra = [n for n in entries if n not in names]
@@ -154,6 +160,8 @@ def _same(a: float, b: float) -> bool:
 
 def check_card(card) -> pd.DataFrame:
     """Return ``card`` if it has the card columns and methods, else raise ValueError."""
+    import pandas as pd
+
     if not isinstance(card, pd.DataFrame):
         raise TypeError(f"a card must be a pandas DataFrame, got {type(card).__name__}")
     if tuple(card.columns) != COLUMNS:
@@ -168,6 +176,8 @@ def check_card(card) -> pd.DataFrame:
 
 def stderr_of(card: pd.DataFrame) -> pd.Series:
     """The standard error behind each row's interval (0 for exact rows), by metric."""
+    import pandas as pd
+
     se = (card["high"] - card["low"]) / (2 * Z)
     se = se.where(card["method"] != "exact", 0.0)
     return pd.Series(se.to_numpy(), index=card["metric"].to_numpy(), name="stderr")
@@ -196,6 +206,8 @@ def compare(variant: pd.DataFrame, baseline: pd.DataFrame) -> pd.DataFrame:
     >>> round(float(row["difference"]), 12), row["marker"]
     (0.1, '*')
     """
+    import pandas as pd
+
     variant, baseline = check_card(variant), check_card(baseline)
     if variant["metric"].tolist() != baseline["metric"].tolist():
         raise ValueError(
@@ -513,6 +525,7 @@ def compare_text(table: pd.DataFrame) -> pd.DataFrame:
 
     Exact figures are written alone; Monte Carlo ones as ``value [low, high]``.
     """
+    import pandas as pd
 
     def fig(value, low, high, method) -> str:
         if method == "exact" or not np.isfinite(value):
@@ -587,6 +600,8 @@ def cached_balance(game: str, rules, *, seed=0, cache: bool = True, **options) -
     """
     import hashlib
     import json
+
+    import pandas as pd
 
     from tabletop.files import atomic_write_text
     from tabletop.games import get

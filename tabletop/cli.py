@@ -517,46 +517,86 @@ def run_sweep(args: argparse.Namespace, game: str, analysis, grid, fixed) -> pd.
     return result.frame
 
 
-def add_report_command(commands, title: str, pattern: str) -> argparse.ArgumentParser:
+def add_report_command(commands, title: str, pattern: str, game: str | None = None,
+                       rules=None, knobs=None, extra=None, exclude=()):  # fmt: skip
     """The ``report`` subcommand: run the notebooks matching ``pattern`` (in
-    ``notebooks/``) at ``--size`` into ``--report-dir``, then rebuild the index."""
+    ``notebooks/``) at ``--size`` into ``--report-dir``, then rebuild the index.
+
+    With ``rules`` (the game's rules class) the subcommand takes every knob as an
+    option (``knobs(args)`` reads them, default :func:`rules_kwargs`; ``extra(sub)``
+    adds options of its own): knobs that differ from the seed's make a *variant*
+    report, written to ``reports/variants/<game>-<slug>/``
+    (:func:`tabletop.report.variant_dir`) with the variant's balance card beside the
+    seed's (``card.md``, :func:`tabletop.balance.compare_rules`); the seed-rule
+    reports are left as they are.
+    """
+    from tabletop.report import SIZES
+
     sub = commands.add_parser(
         "report",
         help="run the notebooks and write the reports",
         description=f"run the {title} notebooks, then the index",
     )
     add_common_options(sub, seed=False, jobs=False)
-    sub.add_argument("--size", choices=("small", "full"), default="full")
+    if rules is not None:
+        add_rules_options(sub, rules, exclude=exclude)
+        if extra is not None:
+            extra(sub)
     sub.add_argument(
-        "--report-dir", default=None, metavar="DIR", help="where the reports go (default: reports/)"
-    )
-    sub.set_defaults(run=functools.partial(_run_reports, title=title, pattern=pattern))
+        "--size", choices=SIZES, default="full",
+        help="problem sizes: small (seconds), full (`make report`), extended "
+             "(`make report-extended`, the long solves too); default: full",
+    )  # fmt: skip
+    sub.add_argument(
+        "--report-dir", default=None, metavar="DIR",
+        help="where the reports go (default: reports/, or reports/variants/<slug>/ for a variant)",
+    )  # fmt: skip
+    sub.set_defaults(run=functools.partial(_run_reports, title=title, pattern=pattern,
+                                           game=game, rules=rules, knobs=knobs or rules_kwargs))
     return sub
 
 
-def _run_reports(args: argparse.Namespace, title: str, pattern: str) -> pd.DataFrame:
+def _run_reports(args: argparse.Namespace, title: str, pattern: str, game=None, rules=None,
+                 knobs=rules_kwargs) -> pd.DataFrame:  # fmt: skip
     import time
     from pathlib import Path
 
     from tabletop.index import write_index
-    from tabletop.notebooks import NOTEBOOK_DIR, run_notebook
-    from tabletop.report import report_dir
+    from tabletop.notebooks import NOTEBOOK_DIR, failure_line, run_notebook
+    from tabletop.report import changed_knobs, report_dir, variant_dir
 
+    variant = changed_knobs(rules(**knobs(args))) if rules is not None else {}
     paths = sorted(Path(NOTEBOOK_DIR).glob(pattern))
     if not paths:
         raise CommandError(f"no {title} notebooks in {NOTEBOOK_DIR}")
-    folder = Path(args.report_dir) if args.report_dir else report_dir()
+    if args.report_dir:
+        folder = Path(args.report_dir)
+    else:
+        folder = variant_dir(game, variant) if variant else report_dir()
+    try:  # an unwritable folder fails here, before any notebook runs
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise CommandError(f"cannot write reports to {folder}: {exc.strerror}") from exc
     rows = []
     for path in paths:
         start = time.perf_counter()
+        options = {"rules": variant} if variant else {}
         try:
-            run_notebook(path, size=args.size, report_directory=folder)
+            run_notebook(path, size=args.size, report_directory=folder, **options)
         except Exception as exc:  # a failed cell: its last line says why
-            lines = str(exc).strip().splitlines()
-            last = lines[-1] if lines else type(exc).__name__
-            raise CommandError(f"{path.name} failed: {last}") from exc
+            raise CommandError(f"{path.name} failed: {failure_line(exc)}") from exc
         rows.append({"notebook": path.name, "seconds": round(time.perf_counter() - start, 1)})
-    write_index(folder)
+    if variant:
+        from tabletop import balance
+        from tabletop.files import atomic_write_text
+        from tabletop.games import get
+
+        start = time.perf_counter()
+        res = balance.compare_rules(game, variant, seed=0, cache=True)
+        atomic_write_text(folder / "card.md", res.markdown(f"{get(game).title}: balance card"))
+        rows.append({"notebook": "balance card", "seconds": round(time.perf_counter() - start, 1)})
+    # the seed-rule reports' index opens with the seed rules' balance table (cards cached)
+    write_index(folder, balance=not variant and not args.report_dir)
     return pd.DataFrame(rows).set_index("notebook")
 
 
@@ -676,7 +716,8 @@ def add_balance_commands(commands, game: str, rules, knobs=None, parse=None,
         ("compare", "the balance card of a variant beside the seed's rules, with the "
                     "differences, their significance and a verdict"),
     ):  # fmt: skip
-        sub = commands.add_parser(name, help=help_, description=help_)
+        # argparse expands "%" in a help string (not in a description): "95%" is "95%%"
+        sub = commands.add_parser(name, help=help_.replace("%", "%%"), description=help_)
         add_rules_options(sub, rules, exclude=exclude)
         if extra is not None:
             extra(sub)

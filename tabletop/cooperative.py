@@ -25,12 +25,14 @@ import itertools
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
-from scipy.optimize import linprog
 
 from tabletop.frozen import same_fields
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 def _players_and_values(v: Mapping, players) -> tuple[tuple, dict]:
@@ -83,6 +85,8 @@ def shapley_value(v: Mapping, players) -> pd.Series:
     >>> shapley_value(v, ["L", "R1", "R2"]).round(4).tolist()
     [0.6667, 0.1667, 0.1667]
     """
+    import pandas as pd
+
     players, table = _players_and_values(v, players)
     n = len(players)
     phi = np.zeros(n)
@@ -141,6 +145,9 @@ def least_core(v: Mapping, players) -> LeastCore:
     >>> round(res.epsilon, 9), res.core_is_empty
     (0.333333333, True)
     """
+    import pandas as pd
+    from scipy.optimize import linprog
+
     players, table = _players_and_values(v, players)
     n = len(players)
     proper = [frozenset(c) for size in range(1, n) for c in itertools.combinations(players, size)]

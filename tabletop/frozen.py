@@ -38,15 +38,20 @@ import copy
 import dataclasses
 import functools
 import math
+import sys
 from collections.abc import Callable
 
 import numpy as np
-import pandas as pd
 
 #: Modules whose objects :func:`freeze` walks into (attributes of plain classes).
 _OWN_PACKAGES = ("tabletop", "panache", "citadel", "samarra", "commander")
 
-_PANDAS = (pd.DataFrame, pd.Series, pd.Index)
+
+def _is_pandas(obj) -> bool:
+    """A pandas DataFrame, Series or Index. pandas is not imported for the question: no
+    object of pandas exists before pandas is imported."""
+    pd = sys.modules.get("pandas")
+    return pd is not None and isinstance(obj, pd.DataFrame | pd.Series | pd.Index)
 
 
 def _is_record(obj) -> bool:
@@ -155,7 +160,7 @@ def _plan(obj) -> frozenset[int]:
             for v in x.values() if isinstance(x, dict) else x:
                 visit(v)
             mutable = True
-        elif isinstance(x, _PANDAS):
+        elif _is_pandas(x):
             mutable = True
         elif isinstance(x, tuple):
             mutable = any([visit(v) for v in x])
@@ -194,7 +199,7 @@ def handout(obj, plan: frozenset[int] | None = None, _seen: dict | None = None):
     seen = {} if _seen is None else _seen
     if key in seen:
         return seen[key]
-    if isinstance(obj, _PANDAS):
+    if _is_pandas(obj):
         out = obj.copy(deep=True)
     elif isinstance(obj, dict):
         out = seen[key] = {}
@@ -286,7 +291,7 @@ def equal(a, b) -> bool:
         if a.dtype != b.dtype or a.shape != b.shape:
             return False
         return bool(np.array_equal(a, b, equal_nan=_float_like(a)))
-    if isinstance(a, _PANDAS) or isinstance(b, _PANDAS):
+    if _is_pandas(a) or _is_pandas(b):
         return _pandas_equal(a, b)
     if type(a) is not type(b):
         return False
@@ -304,6 +309,8 @@ def equal(a, b) -> bool:
 
 
 def _pandas_equal(a, b) -> bool:
+    import pandas as pd
+
     if type(a) is not type(b) or not a.equals(b):
         return False
     if isinstance(a, pd.Index):

@@ -4,7 +4,10 @@ Each entry names its game's parts by module path (``"panache.rules:Rules"``) and
 imports them only when asked, so ``tabletop`` imports no game at import time. The
 balance card, ``compare``, the sweep's ``"<game>.balance"`` analysis and the tests
 find games here; a fifth game is added by writing its package (with an
-``analyses.py`` holding ``balance``, ``METRICS`` and ``VERDICT``) and one entry.
+``analyses.py`` holding ``balance``, ``METRICS`` and ``VERDICT``) and one entry. An
+entry's :class:`IndexRow` says what the report index's balance table shows of the game
+(:mod:`tabletop.balance_table`): which card figures, in which words, which knob
+settings are tried as the fix, and which report section each cell links to.
 
 Examples
 --------
@@ -37,6 +40,89 @@ def load(path: str):
 
 
 @dataclass(frozen=True)
+class Cell:
+    """One cell of the index's balance table.
+
+    Attributes
+    ----------
+    text : str
+        Markdown with fields filled from computed figures
+        (:func:`tabletop.balance_table.fill`): ``{base.<metric>:<kind>}`` (the seed
+        rules' card), ``{fix.<metric>:<kind>}`` (the chosen fix's card),
+        ``{diff.<metric>:<kind>}`` (fix minus seed, with its interval),
+        ``{1-base.<metric>:<kind>}`` (one minus the figure) and ``{knobs}`` (the fix's
+        knob setting). A metric is a card row or a :class:`Fact`.
+    report : str
+        The report the cell links to (file stem, ``citadel``); ``""``: no link.
+    section : str
+        A heading of that report; the link goes to it while the report has it, else to
+        the report itself.
+    """
+
+    text: str
+    report: str = ""
+    section: str = ""
+
+
+@dataclass(frozen=True)
+class Fact:
+    """An exact figure that is not on the card: ``getattr(solver(rules, **kwargs),
+    attribute)`` for the registry's solver ``role``, NaN when that is None.
+
+    ``rules_args`` maps keyword arguments to fields of the rules (``{"gold":
+    "start_gold"}``); ``args`` are fixed keyword arguments. ``n`` of the figure is
+    ``args["horizon"]`` when given, else 0.
+    """
+
+    name: str
+    role: str
+    attribute: str
+    unit: str
+    meaning: str
+    rules_args: Mapping[str, str] = field(default_factory=dict)
+    args: Mapping = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class IndexRow:
+    """What the report index's balance table shows of one game under the seed's rules.
+
+    Attributes
+    ----------
+    edge, draws, length, exploit, fix : Cell
+        The row's cells: first-mover or seat edge, draw or stall rate, typical length,
+        the strongest exploit or degenerate strategy found, and the fix.
+    fixes : tuple of mapping
+        Knob settings tried as the fix, mildest first; each is a card of
+        ``Rules(**knobs)``.
+    objective : str
+        The metric the fix should bring down: the fix shown is the first setting whose
+        95 % interval of ``objective`` reaches the lowest value of all settings.
+    facts : tuple of Fact
+        Figures beside the card's, computed for the seed's rules and each fix.
+    note : str
+        A caveat printed under the table (fields as in :class:`Cell`; ``""``: none).
+    options : mapping
+        ``balance`` options of the cards (default: the card's own sizes).
+    """
+
+    edge: Cell
+    draws: Cell
+    length: Cell
+    exploit: Cell
+    fix: Cell
+    fixes: tuple[Mapping, ...]
+    objective: str
+    facts: tuple[Fact, ...] = ()
+    note: str = ""
+    options: Mapping = field(default_factory=dict)
+
+    def cells(self) -> tuple[Cell, ...]:
+        """The five cells, in table order."""
+        return (self.edge, self.draws, self.length, self.exploit, self.fix)
+
+
+@dataclass(frozen=True)
 class Game:
     """One game's entry.
 
@@ -59,6 +145,24 @@ class Game:
         Knobs of a small rules set, for tests.
     small_balance : mapping
         ``balance`` options at small sizes, for tests.
+    other_rules : mapping
+        A legal rules set that changes every knob from its default, for tests (the
+        knobs round-trip through ``dataclasses.replace``, ``repr`` and the command line).
+    out_of_range : mapping
+        A value out of range for each knob where the type alone gives none (the tests
+        try ``-10**9`` for an int, ``"nonsense"`` for a str, ``()`` for a tuple).
+    sample : str
+        Path of ``sample(rules, n_games, seed)``: the game's simulator on a fixed
+        line-up at a small size, in small chunks, for tests (seeded results equal on
+        any thread count).
+    small_games : int
+        Games of a ``sample`` run in tests.
+    random_play : str or None
+        Path of ``random_play(rules, seed) -> (reference, kernel)``: one random game
+        played by the plain engine and by the numba kernels, as two records equal when
+        they agree; None when the two cannot be fed the same draws.
+    index_row : IndexRow or None
+        The game's row of the report index's balance table (None: no row).
     """
 
     name: str
@@ -70,6 +174,12 @@ class Game:
     simulators: Mapping[str, str] = field(default_factory=dict)
     small_rules: Mapping = field(default_factory=dict)
     small_balance: Mapping = field(default_factory=dict)
+    other_rules: Mapping = field(default_factory=dict)
+    out_of_range: Mapping = field(default_factory=dict)
+    sample: str = ""
+    small_games: int = 256
+    random_play: str | None = None
+    index_row: IndexRow | None = None
 
     def rules_class(self):
         """The rules class, imported."""
@@ -93,6 +203,10 @@ class Game:
     def verdict(self) -> dict:
         """What the verdict speaks of: ``{"headlines": {...}, "length": metric}``."""
         return self.analyses_module().VERDICT
+
+    def command_line(self):
+        """The command line's ``main(argv=None) -> int`` (``python -m <name>``)."""
+        return load(f"{self.name}.cli:main")
 
     def solver(self, role: str):
         """The exact solver of ``role``, imported."""
@@ -126,6 +240,34 @@ GAMES: dict[str, Game] = {
                         "turn": "panache.simulate:simulate_turns"},
             small_rules={"n_dice": 3, "start_points": 6},
             small_balance={"n_games": 2000},
+            other_rules={"n_dice": 4, "face_values": (-3, -2, -1, 0, 1, 2), "start_points": 20,
+                         "n_players": 3, "first_round_gain": False, "counter_attacks": False,
+                         "mp_stake_factor": 3, "mp_stake_cap": 10},
+            sample="panache.game:sample_games",
+            # the engine rolls Python's generator, the kernel numba's: the two are held to
+            # the same law (tests/panache/test_engine.py), not to the same games
+            random_play=None,
+            index_row=IndexRow(
+                edge=Cell("the first player wins {base.first_player_win:pct} of duels between "
+                          "solved players; with 4 players the seats' shares spread by "
+                          "{base.seat_spread_4p:pp}",
+                          "panache_game", "The two-player game, solved exactly"),
+                draws=Cell("none: the last player left wins"),
+                length=Cell("{base.duel_rounds:num} rounds (duel of solved players)",
+                            "panache_game", "Seat advantage and game length by number of "
+                            "players"),
+                exploit=Cell("the Master Panache: it succeeds {base.mp_success:pct} of the "
+                             "time, yet decides {base.mp_elimination_share:pct} of duels "
+                             "between solved players, since a stake may be twice one's points",
+                             "panache_game", "Rules of thumb against each other"),
+                fix=Cell("{knobs}: the Master Panache decides {fix.mp_elimination_share:pct} "
+                         "of duels, a change of {diff.mp_elimination_share:pp}; duels last "
+                         "{fix.duel_rounds:num} rounds; the first player wins "
+                         "{fix.first_player_win:pct}",
+                         "panache_game", "Variants a designer would try"),
+                fixes=({"mp_stake_cap": 10},),
+                objective="mp_elimination_share",
+            ),
         ),
         Game(
             name="citadel",
@@ -140,6 +282,42 @@ GAMES: dict[str, Game] = {
             simulators={"game": "citadel.simulate:simulate_games"},
             small_rules={"radius": 1, "capital": 10, "bid_step": 5},
             small_balance={"n_games": 2000, "duel_grid": 5, "coalition_grid": 10, "jobs": 1},
+            other_rules={"radius": 2, "n_players": 3, "capital": 50, "payment": "winners",
+                         "resolution": "basic", "bid_step": 5, "min_bid": 3, "max_rounds": 100},
+            sample="citadel.simulate:sample_games",
+            random_play="citadel.simulate:random_play",
+            index_row=IndexRow(
+                edge=Cell("1 vs 1, solved on a bid grid, in P(win) - P(loss): the start is "
+                          "worth {base.duel_value_start:signed} to either seat, as the seats "
+                          "are mirror images; a one-row lead is worth "
+                          "{base.duel_value_lead:signed}",
+                          "citadel", "The whole two-player game"),
+                draws=Cell("games that stall to the round limit, honest (`straight`) "
+                           "players: {base.stall_rate_heuristic:pct}; games drawn, random "
+                           "players: {base.draw_rate_random:pct}",
+                           "citadel", "Honest heuristics, simulated"),
+                length=Cell("rounds with random players: {base.rounds_random:num}; with "
+                            "`straight` players: {base.rounds_heuristic:num}",
+                            "citadel", "Variants under random play"),
+                exploit=Cell("abstention: once honest bids round down to 0 nobody moves the "
+                             "pawn and nothing ends the game before the round limit; `straight` "
+                             "games that stall: {base.stall_rate_heuristic:pct}",
+                             "citadel", "Honest heuristics, simulated"),
+                fix=Cell("{knobs}: `straight` games that stall: "
+                         "{fix.stall_rate_heuristic:pct}; they end after "
+                         "{fix.rounds_heuristic:num} rounds, drawn: "
+                         "{fix.draw_rate_heuristic:pct}; random players draw "
+                         "{fix.draw_rate_random:pct}, a change of {diff.draw_rate_random:pp}",
+                         "citadel", "Variants under random play"),
+                fixes=({"min_bid": 1}, {"min_bid": 10}),
+                objective="stall_rate_heuristic",
+                note="The exact values are those of an abstraction (amounts on a bid grid, "
+                     "each side writing only its own directions) that the report shows "
+                     "exploitable by a side free to write any direction. Coalitions: any "
+                     "three seats guarantee themselves {base.coalition_trio:num} against "
+                     "the fourth, so no division of the win keeps every trio content "
+                     "(least-core epsilon {base.least_core_epsilon:num}).",
+            ),
         ),
         Game(
             name="samarra",
@@ -153,6 +331,39 @@ GAMES: dict[str, Game] = {
             simulators={"games": "samarra.simulate:play_games"},
             small_rules={"length": 3},
             small_balance={"n_games": 20, "adjudication_horizon": 4},
+            other_rules={"width": 4, "length": 4, "first": "white", "adjacency": "king",
+                         "auto_death": True, "allow_pass": True, "no_repetition": True,
+                         "win_on_arrival_only": True, "max_actions": 100, "horizon": 6},
+            sample="samarra.simulate:sample_games",
+            small_games=16,
+            random_play="samarra.solve:random_play",
+            index_row=IndexRow(
+                edge=Cell("the setup game is worth {base.setup_value_first_mover:signed} to "
+                          "the first mover with perfect information; in self-play of "
+                          "determinising agents P(first mover wins) - P(second wins) = "
+                          "{base.selfplay_first_mover_edge:signed}",
+                          "samarra", "The setup game"),
+                draws=Cell("{base.setup_pairs_drawn:pct} of setup pairs are draws with "
+                           "perfect information; {base.selfplay_draws:pct} of self-play "
+                           "games are drawn",
+                           "samarra", "The setup game"),
+                length=Cell("{base.selfplay_actions:num} actions (self-play)",
+                            "samarra", "Hidden information: agents and a tournament"),
+                exploit=Cell("perfect play never forces a win: the first mover wins "
+                             "{base.setup_pairs_first_mover_wins:pct} of setup pairs, the "
+                             "second {base.setup_pairs_second_mover_wins:pct}; the rest "
+                             "is endless manoeuvring",
+                             "samarra", "Perfect-information solve"),
+                fix=Cell("{knobs} (the tie-break after that many actions): "
+                         "{fix.horizon_pairs_drawn:pct} of setup pairs stay drawn, the "
+                         "setup game is worth {fix.horizon_value_first_mover:signed} to the "
+                         "first mover; self-play draws {fix.selfplay_draws:pct}",
+                         "samarra", "The tie-break as a game: the `horizon` knob"),
+                fixes=({"horizon": 10},),
+                objective="horizon_pairs_drawn",
+                note="Self-play is hidden-information play of two determinising agents "
+                     "on random setups; the perfect-information figures are exact.",
+            ),
         ),
         Game(
             name="commander",
@@ -165,6 +376,56 @@ GAMES: dict[str, Game] = {
             simulators={"economy": "commander.economy:simulate_economy"},
             small_rules={"win_gold": 6},
             small_balance={"n_games": 2000},
+            other_rules={"n_players": 3, "stock_base": 7, "stock_per_player": 2,
+                         "exchange_rates": ((6, 2), (0, 4)), "max_gold_per_transaction": 2,
+                         "sale_price": "after", "win_gold": 12, "start_doublons": 6,
+                         "start_gold": 1, "seven_seas": True, "explore_threshold": 4,
+                         "pillage_gold": 2, "pillage_doublons": 3, "bankruptcy_cap": 5,
+                         "recruit_gold": 2, "foreign_extra_gold": 3,
+                         "recruit_gold_to_company": False, "tavern_size": 4, "hand_size": 5,
+                         "launcher_bonus": 2,
+                         "votes_by_rank": (("boatswain", 2), ("masters_mate", 1),
+                                           ("lieutenant", 2), ("second", 3), ("captain", 5),
+                                           ("governor", 4)),
+                         "min_crew": 12, "min_territories": 12, "min_adventure": 40,
+                         "majority_counts_independents": False},
+            out_of_range={"exchange_rates": ((5, 1), (7, 2), (0, 3)),
+                          "votes_by_rank": (("captain", -1),)},
+            sample="commander.economy:sample_games",
+            random_play="commander.economy:random_play",
+            index_row=IndexRow(
+                edge=Cell("the first seat's share of finished 2-player economies is "
+                          "{base.first_seat_edge:pp} above its fair share",
+                          "commander", "The economy model"),
+                draws=Cell("{1-base.finished:pct} of economies are still unfinished at "
+                           "the round limit",
+                           "commander", "The economy model"),
+                length=Cell("{base.win_round:num} rounds (finished economies); turns to "
+                            "the fastest win with 4 doublons of income a turn: "
+                            "{base.fastest_win_income_4:turn}",
+                            "commander", "The race to the win threshold, exactly"),
+                exploit=Cell("the money loop: selling a gold at a band edge and buying it "
+                             "back next turn gains {base.money_loop_gain:turn} doublon(s); "
+                             "with no income at all the loop alone wins, at turn "
+                             "{base.loop_win_turn:turn}, an unbounded source of doublons",
+                             "commander", "The race to the win threshold, exactly"),
+                fix=Cell("{knobs}: a round trip gains {fix.money_loop_gain:turn} doublons; "
+                         "turn of the win with no income: {fix.loop_win_turn:turn}; turns to "
+                         "the fastest win at income 4: {fix.fastest_win_income_4:turn}",
+                         "commander", "The race to the win threshold, exactly"),
+                fixes=({"sale_price": "after"},),
+                objective="money_loop_gain",
+                facts=(Fact("loop_win_turn", "race", "win_turn", "turns",
+                            "fewest turns to win_gold with no income, from the opening "
+                            "gold, doublons and stock (solve_race; n: turns searched; "
+                            "NaN: never within them)",
+                            rules_args={"gold": "start_gold", "doublons": "start_doublons",
+                                        "stock": "start_stock"},
+                            args={"income": 0, "horizon": 200}),),
+                note="The economy figures rest on the package's sample cards, invented "
+                     "for testing (the rule text has no card list); the market and race "
+                     "figures need no cards.",
+            ),
         ),
     )
 }

@@ -26,7 +26,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.optimize import linprog
 
 from tabletop.frozen import same_fields
 
@@ -87,6 +86,8 @@ def _maximin(B: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     The row player's from the primal solution; the column player's from the duals of
     the constraints ``v <= (B^T x)_j`` (LP duality is the minimax theorem).
     """
+    from scipy.optimize import linprog
+
     m, n = B.shape
     # variables (x_1..x_m, v); minimise -v subject to v - (B^T x)_j <= 0
     c = np.zeros(m + 1)

@@ -1,21 +1,34 @@
 """Run the analysis notebooks: ``python -m tabletop.notebooks --size full``.
 
-Each notebook in ``notebooks/`` is executed top to bottom in a fresh kernel with
-``TABLETOP_NOTEBOOK_SIZE`` and ``TABLETOP_REPORT_DIR`` set, so it writes its report
-to the chosen folder. The notebooks on disk are not modified (their outputs stay
-stripped in git).
+Each notebook in ``notebooks/`` is executed top to bottom in a fresh kernel, with
+``TABLETOP_REPORT_DIR`` set so it writes its report to the chosen folder. The
+notebooks on disk are not modified (their outputs stay stripped in git).
+
+Parameters follow papermill's convention: a notebook's code cell tagged
+``parameters`` holds the defaults (``SIZE = "full"``, ``RULES = {}``: the knobs
+changed from the seed's rules), and the runner adds a cell tagged
+``injected-parameters`` right after it with the values of the run. A notebook opened
+by hand runs with its defaults; ``papermill -p SIZE small`` works as well.
+
+The notebook's prose becomes the report's: after each Markdown cell the runner adds
+a cell tagged ``report-text`` that appends that cell's text to ``report`` (cells
+before the one that creates ``report`` are appended right after it; a level-1
+heading is left out, the report has its own title). So a report keeps every heading
+and explanation of its notebook, and neither is written twice.
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
 import contextlib
 import os
+import re
 import sys
 import time
 from pathlib import Path
 
-from tabletop.report import SIZES, report_dir
+from tabletop.report import SIZES, report_dir, variant_dir
 
 NOTEBOOK_DIR = Path(__file__).resolve().parents[1] / "notebooks"
 
@@ -34,28 +47,110 @@ def _environment(**values: str):
                 os.environ[key] = old
 
 
-def run_notebook(path, size: str = "small", report_directory=None, timeout: int = 3600):
+PARAMETERS_TAG = "parameters"
+INJECTED_TAG = "injected-parameters"
+TEXT_TAG = "report-text"
+_CREATES_REPORT = re.compile(r"^report\s*=\s*Report\(", re.MULTILINE)
+
+
+def _literal(name: str, value):
+    """``value`` as Python source that reads back equal (knob values only)."""
+    text = repr(value)
+    try:
+        same = ast.literal_eval(text) == value
+    except (ValueError, SyntaxError):
+        same = False
+    if not same:
+        raise TypeError(f"rules[{name!r}] must be a plain literal (int, float, bool, str, "
+                        f"tuple), got {value!r}")  # fmt: skip
+    return text
+
+
+def parameter_source(size: str, rules: dict) -> str:
+    """The source of the injected-parameters cell.
+
+    Examples
+    --------
+    >>> print(parameter_source("small", {"n_dice": 6}))
+    SIZE = 'small'
+    RULES = {'n_dice': 6}
+    """
+    if not isinstance(rules, dict) or not all(isinstance(k, str) for k in rules):
+        raise TypeError(f"rules must be a dict of knob names to values, got {rules!r}")
+    items = ", ".join(f"{k!r}: {_literal(k, v)}" for k, v in rules.items())
+    return f"SIZE = {size!r}\nRULES = {{{items}}}"
+
+
+def _text_cell(nbformat, markdown: str):
+    body = "\n".join(line for line in markdown.splitlines() if not re.match(r"#\s", line))
+    cell = nbformat.v4.new_code_cell(f"report.text({body.strip()!r})")
+    cell.metadata["tags"] = [TEXT_TAG]
+    return cell
+
+
+def prepare(notebook, size: str, rules: dict):
+    """The notebook to execute: parameters injected, Markdown cells copied to the report.
+
+    Raises ``ValueError`` when the notebook has no cell tagged ``parameters``.
+    """
+    import nbformat
+
+    cells, pending, has_report, found = [], [], False, False
+    for cell in notebook.cells:
+        cells.append(cell)
+        tags = cell.metadata.get("tags", [])
+        if cell.cell_type == "code" and PARAMETERS_TAG in tags and not found:
+            found = True
+            injected = nbformat.v4.new_code_cell(parameter_source(size, rules))
+            injected.metadata["tags"] = [INJECTED_TAG]
+            cells.append(injected)
+        elif cell.cell_type == "markdown":
+            text = _text_cell(nbformat, cell.source)
+            if not text.source.endswith("('')"):
+                (cells if has_report else pending).append(text)
+        elif cell.cell_type == "code" and not has_report and _CREATES_REPORT.search(cell.source):
+            has_report = True
+            cells.extend(pending)
+            pending = []
+    if not found:
+        raise ValueError(f"the notebook has no code cell tagged {PARAMETERS_TAG!r}")
+    prepared = nbformat.from_dict(dict(notebook))
+    prepared.cells = cells
+    return prepared
+
+
+def run_notebook(path, size: str = "small", report_directory=None, timeout: int = 3600,
+                 rules: dict | None = None):  # fmt: skip
     """Execute one notebook and return the executed copy (the file is left unchanged).
 
     Parameters
     ----------
     path : path-like
         The ``.ipynb`` file.
-    size : {"small", "full"}
-        Problem sizes inside the notebook.
+    size : {"small", "full", "extended"}
+        Problem sizes inside the notebook (:data:`tabletop.report.SIZES`).
     report_directory : path-like, optional
-        Where the notebook's report goes (default: :func:`tabletop.report.report_dir`).
+        Where the notebook's report goes (default: :func:`tabletop.report.report_dir`
+        for the seed's rules, :func:`tabletop.report.variant_dir` for a variant).
     timeout : int
         Seconds allowed per cell.
+    rules : dict, optional
+        Knobs changed from the seed's rules (the notebook's ``RULES`` parameter).
     """
     import nbformat
     from nbclient import NotebookClient
 
     if size not in SIZES:
         raise ValueError(f"size must be one of {SIZES}, got {size!r}")
+    rules = dict(rules or {})
     path = Path(path)
-    folder = Path(report_directory) if report_directory is not None else report_dir()
-    notebook = nbformat.read(path, as_version=4)
+    if report_directory is not None:
+        folder = Path(report_directory)
+    elif rules:
+        folder = variant_dir(path.stem.split("_", 1)[0], rules)
+    else:
+        folder = report_dir()
+    notebook = prepare(nbformat.read(path, as_version=4), size, rules)
     client = NotebookClient(
         notebook,
         timeout=timeout,
@@ -72,29 +167,68 @@ def run_notebook(path, size: str = "small", report_directory=None, timeout: int 
     return notebook
 
 
+def _run_one(path: Path, size: str, report_directory) -> float:
+    start = time.perf_counter()
+    run_notebook(path, size=size, report_directory=report_directory)
+    return time.perf_counter() - start
+
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def failure_line(exc: BaseException) -> str:
+    """The last line of a failed cell's error, without the kernel's colour codes."""
+    lines = _ANSI.sub("", str(exc)).strip().splitlines()
+    return lines[-1] if lines else type(exc).__name__
+
+
+def _failure(path: Path, exc: BaseException) -> str:
+    return f"error: {path.name} failed: {failure_line(exc)}"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tabletop.notebooks", description=__doc__)
     parser.add_argument("notebooks", nargs="*", help="notebooks to run (default: all)")
     parser.add_argument("--size", choices=SIZES, default="full")
     parser.add_argument("--report-dir", default=None, help="where reports go")
+    parser.add_argument(
+        "--jobs", type=int, default=min(2, os.cpu_count() or 1),
+        help="notebooks run at once, each in its own process (default: 2, or 1 on one core)",
+    )  # fmt: skip
     args = parser.parse_args(argv)
+    if args.jobs < 1:
+        parser.error(f"--jobs must be at least 1, got {args.jobs}")
     paths = [Path(p) for p in args.notebooks] or sorted(NOTEBOOK_DIR.glob("*.ipynb"))
     for path in paths:
         if not path.is_file():
             print(f"error: no notebook at {path}", file=sys.stderr)
             return 2
-    for path in paths:
-        start = time.perf_counter()
-        try:
-            run_notebook(path, size=args.size, report_directory=args.report_dir)
-        except Exception as exc:  # one line per failure, not a traceback
-            first = str(exc).strip().splitlines()
-            print(
-                f"error: {path.name} failed: {first[-1] if first else type(exc).__name__}",
-                file=sys.stderr,
-            )
-            return 1
-        print(f"{path.name}: done in {time.perf_counter() - start:.1f} s")
+    if args.jobs == 1:
+        for path in paths:
+            try:
+                seconds = _run_one(path, args.size, args.report_dir)
+            except Exception as exc:  # one line per failure, not a traceback
+                print(_failure(path, exc), file=sys.stderr)
+                return 1
+            print(f"{path.name}: done in {seconds:.1f} s", flush=True)
+        return 0
+    from concurrent.futures import FIRST_EXCEPTION, ProcessPoolExecutor, wait
+
+    # each notebook already runs in a kernel of its own; the pool only keeps `jobs` busy
+    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+        futures = {pool.submit(_run_one, path, args.size, args.report_dir): path
+                   for path in paths}  # fmt: skip
+        pending = set(futures)
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_EXCEPTION)
+            for future in done:
+                path = futures[future]
+                if future.exception() is not None:
+                    for other in pending:
+                        other.cancel()
+                    print(_failure(path, future.exception()), file=sys.stderr)
+                    return 1
+                print(f"{path.name}: done in {future.result():.1f} s", flush=True)
     return 0
 
 

@@ -6,22 +6,34 @@ stores ``<name>.md`` and ``figures/<name>-<figure>.png`` in the report folder, e
 file atomically, so a failed run leaves the previous report whole.
 
 The report folder is ``$TABLETOP_REPORT_DIR`` when set (the notebook runner and the
-tests set it), else ``reports/`` of the source tree. The notebook size (``"small"``
-for the test suite, ``"full"`` for ``make report``) is ``$TABLETOP_NOTEBOOK_SIZE``.
+tests set it), else ``reports/`` of the source tree; a *variant* report (one whose
+rules differ from the seed's) goes to ``reports/variants/<game>-<slug>/`` instead, so
+the seed-rule reports are never overwritten by a variant run.
+
+Notebook sizes (:data:`SIZES`): ``"small"`` for the test suite, ``"full"`` for
+``make report`` (every headline that fits in its 15-minute budget) and
+``"extended"`` for ``make report-extended`` (the long solves too). Notebooks take
+their size and rules as parameters (:mod:`tabletop.notebooks`).
 """
 
 from __future__ import annotations
 
 import io
 import os
+import re
+from dataclasses import fields
 from pathlib import Path
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from tabletop.files import atomic_write_bytes, atomic_write_text
 
-SIZES = ("small", "full")
+if TYPE_CHECKING:
+    import pandas as pd
+
+
+SIZES = ("small", "full", "extended")
 HEADLINE_MARK = "<!-- headline -->"  # marks a paragraph the report index quotes
+SEED_REPORT_DIR = Path(__file__).resolve().parents[1] / "reports"
 
 
 def notebook_size() -> str:
@@ -37,15 +49,85 @@ def report_dir() -> Path:
     env = os.environ.get("TABLETOP_REPORT_DIR")
     if env:
         return Path(env)
-    return Path(__file__).resolve().parents[1] / "reports"
+    return SEED_REPORT_DIR
+
+
+def changed_knobs(rules) -> dict:
+    """The knobs of a rules object that differ from the seed's, in field order.
+
+    Examples
+    --------
+    >>> import panache
+    >>> changed_knobs(panache.Rules(n_dice=6))
+    {'n_dice': 6}
+    >>> changed_knobs(panache.Rules())
+    {}
+    """
+    seed = type(rules)()
+    return {f.name: getattr(rules, f.name) for f in fields(rules)
+            if f.init and not f.name.startswith("_")
+            and getattr(rules, f.name) != getattr(seed, f.name)}  # fmt: skip
+
+
+def variant_slug(game: str, knobs: dict) -> str:
+    """The folder name of a variant's reports: the game, then each changed knob and value.
+
+    Examples
+    --------
+    >>> variant_slug("citadel", {"min_bid": 10})
+    'citadel-min-bid-10'
+    >>> variant_slug("panache", {"face_values": (-3, -2, -1, 0, 1, 2)})
+    'panache-face-values-m3-m2-m1-0-1-2'
+    """
+    parts = [game]
+    for name, value in knobs.items():
+        text = str(value).lower().replace("-", "m")
+        parts += [name.replace("_", "-"), re.sub(r"[^a-z0-9.]+", "-", text).strip("-")]
+    return "-".join(p for p in parts if p)
+
+
+def variant_dir(game: str, knobs: dict) -> Path:
+    """Where a variant's reports go: ``reports/variants/<slug>/`` of the source tree."""
+    return SEED_REPORT_DIR / "variants" / variant_slug(game, knobs)
+
+
+def headlines(markdown: str) -> list[str]:
+    """The headline paragraphs of a report's Markdown, in order."""
+    out = []
+    for block in re.split(r"\n[ \t]*\n", markdown):
+        block = block.strip()
+        if block.startswith(HEADLINE_MARK):
+            out.append(block[len(HEADLINE_MARK):].strip())
+    return out
 
 
 def markdown_table(
     frame: pd.DataFrame | pd.Series, floatfmt: str = ".4g", index: bool = True
 ) -> str:
-    """A DataFrame or Series as a GitHub Markdown table."""
+    """A DataFrame or Series as a GitHub Markdown table.
+
+    A multi-level row index becomes one column per level (no tuples as row labels), and
+    columns with no value at all are left out.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> frame = pd.DataFrame({"v": [0.5, 1.0], "none": [None, None]},
+    ...                      index=pd.MultiIndex.from_tuples([("NE", 20), ("NS", 20)],
+    ...                                                      names=["sides", "step"]))
+    >>> print(markdown_table(frame))
+    | sides   |   step |   v |
+    |:--------|-------:|----:|
+    | NE      |     20 | 0.5 |
+    | NS      |     20 | 1   |
+    """
+    import pandas as pd
+
     if isinstance(frame, pd.Series):
         frame = frame.to_frame()
+    frame = frame.loc[:, frame.notna().any(axis=0)] if len(frame) else frame
+    if index and isinstance(frame.index, pd.MultiIndex):
+        frame, index = frame.reset_index(), False
     return frame.to_markdown(index=index, floatfmt=floatfmt)
 
 
@@ -58,6 +140,12 @@ class Report:
         File stem: the report is ``<name>.md``.
     title : str
         The first heading.
+    rules : rules object, optional
+        The rules the notebook analyses. When they differ from the seed's, the report
+        is a *variant* report: it opens with the changed knobs, follows each headline
+        with the seed-rule report's headline in the same place (read from
+        ``reports/<name>.md``), and is written to :func:`variant_dir` unless
+        ``$TABLETOP_REPORT_DIR`` or ``write(directory)`` says otherwise.
 
     Examples
     --------
@@ -67,11 +155,13 @@ class Report:
     # A demo
     """
 
-    def __init__(self, name: str, title: str):
+    def __init__(self, name: str, title: str, rules=None):
         if not name or not name.replace("_", "").replace("-", "").isalnum():
             raise ValueError(f"name must be letters, digits, '-' or '_', got {name!r}")
         self.name = name
         self.title = title
+        self.rules = rules
+        self.variant = changed_knobs(rules) if rules is not None else {}
         self._parts: list[str] = []
         self._figures: dict[str, bytes] = {}
 
@@ -115,14 +205,43 @@ class Report:
         self._figures[key] = buffer.getvalue()
         self._parts.append(f"![{caption}](figures/{self.name}-{key}.png)\n\n*{caption}*")
 
+    @property
+    def game(self) -> str:
+        """The game this report belongs to: its name up to the first ``_``."""
+        return self.name.split("_", 1)[0]
+
+    def _variant_header(self) -> str:
+        seed = type(self.rules)()
+        knobs = ", ".join(f"`{k} = {v!r}` (seed: `{getattr(seed, k)!r}`)"
+                          for k, v in self.variant.items())  # fmt: skip
+        return (f"**Variant report.** Every figure below is computed under the seed's "
+                f"rules with {knobs}. Each headline finding is followed by the same "
+                "finding under the seed's rules, quoted from the seed-rule report.")
+
     def markdown(self) -> str:
         """The report's Markdown text."""
         header = f"# {self.title}\n\n<!-- generated by `make report`; do not edit by hand -->"
-        return "\n\n".join([header, *self._parts]) + "\n"
+        if not self.variant:
+            return "\n\n".join([header, *self._parts]) + "\n"
+        seed_file = SEED_REPORT_DIR / f"{self.name}.md"
+        seed = headlines(seed_file.read_text()) if seed_file.is_file() else []
+        parts, k = [header, self._variant_header()], 0
+        for part in self._parts:
+            parts.append(part)
+            if part.startswith(HEADLINE_MARK):
+                quoted = seed[k] if k < len(seed) else "(no matching headline)"
+                parts.append("> *Seed rules:* " + " ".join(quoted.split()))
+                k += 1
+        return "\n\n".join(parts) + "\n"
 
     def write(self, directory: str | os.PathLike | None = None) -> Path:
         """Write the figures, then the Markdown, atomically; return the Markdown path."""
-        folder = Path(directory) if directory is not None else report_dir()
+        if directory is not None:
+            folder = Path(directory)
+        elif self.variant and not os.environ.get("TABLETOP_REPORT_DIR"):
+            folder = variant_dir(self.game, self.variant)
+        else:
+            folder = report_dir()
         for key, png in self._figures.items():
             atomic_write_bytes(folder / "figures" / f"{self.name}-{key}.png", png)
         return atomic_write_text(folder / f"{self.name}.md", self.markdown())

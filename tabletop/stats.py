@@ -12,7 +12,6 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
 
 
 @dataclass(frozen=True)
@@ -35,6 +34,8 @@ class MonteCarloEstimate:
 
     def ci(self, level: float = 0.95) -> tuple[float, float]:
         """Normal-approximation confidence interval at ``level``."""
+        from scipy import stats
+
         if not 0 < level < 1:
             raise ValueError(f"level must be in (0, 1), got {level}")
         z = stats.norm.ppf(0.5 + level / 2)
@@ -80,6 +81,8 @@ def estimate_proportion(successes: int, n: int) -> MonteCarloEstimate:
 
 def proportion_ci(successes: int, n: int, level: float = 0.95) -> tuple[float, float]:
     """Wilson score interval for a binomial proportion (scipy's ``binomtest``)."""
+    from scipy import stats
+
     from tabletop.validate import check_float, check_int
 
     n = check_int("n", n, 1)
@@ -116,6 +119,8 @@ def chi_square_test(observed, expected_probs, min_expected: float = 5.0) -> floa
     float
         The p-value (1.0 when a single cell remains after pooling).
     """
+    from scipy import stats
+
     from tabletop.validate import check_counts, check_float, check_probabilities
 
     obs = check_counts("observed", observed)

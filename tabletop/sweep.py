@@ -58,14 +58,17 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
-from tqdm import tqdm
 
 from tabletop.files import atomic_write_text
 from tabletop.frozen import same_fields
 from tabletop.seeding import as_seed_sequence, check_count
+
+if TYPE_CHECKING:
+    import pandas as pd
+
 
 STORE_FORMAT = "tabletop.sweep"
 STORE_VERSION = 1
@@ -250,6 +253,8 @@ def _run_task(analysis: Callable, knobs: dict, fixed: dict, seed) -> tuple[str, 
     """Worker side: run one task; return ("ok", results) or ("error", one line).
 
     The results are a dict, or a list of dicts when the analysis returns a table."""
+    import pandas as pd
+
     try:
         out = analysis(**knobs, **fixed, seed=seed)
         if isinstance(out, pd.Series):
@@ -420,6 +425,8 @@ def _records(result) -> list[dict]:
 
 
 def _frame(rows: dict[int, dict | list], columns: list[str]) -> pd.DataFrame:
+    import pandas as pd
+
     tasks = [t for t in sorted(rows) for _ in _records(rows[t])]
     records = [r for t in sorted(rows) for r in _records(rows[t])]
     index = pd.Index(tasks, name="task", dtype=np.int64)
@@ -483,6 +490,8 @@ def sweep(
     >>> res.ok, res.n_tasks
     (True, 4)
     """
+    from tqdm import tqdm
+
     from tabletop.validate import check_bool
 
     if progress is not None:

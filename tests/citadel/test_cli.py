@@ -137,7 +137,7 @@ def test_sweep_reports_failed_tasks_and_keeps_the_rest(capsys, monkeypatch):
 def test_report_runs_the_citadel_notebooks(capsys, monkeypatch, tmp_path):
     calls = []
 
-    def fake_run(path, size, report_directory):
+    def fake_run(path, size, report_directory, **options):
         calls.append((path.name, size))
         (report_directory / f"{path.stem}.md").write_text(f"# Fake: {path.stem}\n\nDone.\n")
 
@@ -164,12 +164,10 @@ def test_report_runs_the_citadel_notebooks(capsys, monkeypatch, tmp_path):
         (["resolve"], 2, "the following arguments are required: ORDER"),
         (["solve", "--seed", "3"], 2, "unrecognized arguments: --seed 3"),
         (["solve", "--n-players", "4"], 1, "the duel is the two-player game"),
-        (["fly"], 2, "invalid choice: 'fly'"),
         (["sides", "--side", "NX"], 1, "side 'NX': seat(s) ['X'] not among"),
         (["sides", "--side", "NESW"], 1, "at least one and not all"),
         (["sides", "--objective", "win"], 2, "invalid choice: 'win'"),
         (["alliances", "--min-bid", "1"], 1, "needs min_bid=0"),
-        ([], 2, "the following arguments are required: COMMAND"),
         (["simulate", "--agents", "robot"], 1, "unknown agent 'robot'"),
         (["simulate", "--games", "0"], 1, "games must be >= 2 (for a mean and its error), got 0"),
         (["sweep"], 2, "the following arguments are required: --grid"),

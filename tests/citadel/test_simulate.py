@@ -1,6 +1,5 @@
 """The numba game simulator: against the plain game loop, against exact odds, seeds."""
 
-import numba
 import numpy as np
 import pytest
 
@@ -70,15 +69,12 @@ def test_seats_are_balanced_under_rotation():
     assert out["p (seats equal)"] > P_FLOOR
 
 
-def test_same_seed_same_games_on_one_or_many_threads(one_thread):
+def test_a_shorter_run_is_a_prefix_of_a_longer_one():
     rules = Rules(radius=2, capital=20)
-    one = simulate_games(rules, "random", 5000, seed=4, chunk_size=512)
-    numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
     many = simulate_games(rules, "random", 5000, seed=4, chunk_size=512)
-    np.testing.assert_array_equal(one.scores, many.scores)
-    np.testing.assert_array_equal(one.rounds, many.rounds)
     again = simulate_games(rules, "random", 3000, seed=4, chunk_size=512)
     np.testing.assert_array_equal(again.rounds, many.rounds[:3000])
+    np.testing.assert_array_equal(again.scores, many.scores[:3000])
 
 
 def test_summary_and_validation():

@@ -1,4 +1,3 @@
-import numba
 import numpy as np
 import pytest
 
@@ -20,20 +19,12 @@ FOUR = [DECKS[k] for k in ("spanish_sample", "ghost_sample", "brethren_sample", 
 PASSIVE = Strategy(buy_max_rate=0, hire_target=0, raid_margin=float("inf"))
 
 
-def test_same_seed_same_games_and_thread_independence(one_thread):
+def test_a_shorter_run_is_a_prefix_of_a_longer_one():
     rules = Rules(n_players=4)
     a = simulate_economy(rules, FOUR, CARDS, n=600, seed=5, chunk_size=100)
-    saved = numba.config.NUMBA_NUM_THREADS
-    numba.set_num_threads(min(2, saved))
-    b = simulate_economy(rules, FOUR, CARDS, n=600, seed=5, chunk_size=100)
-    numba.set_num_threads(1)
-    for x, y in ((a.win_round, b.win_round), (a.gold, b.gold), (a.stock, b.stock),
-                 (a.win_player, b.win_player)):
-        assert np.array_equal(x, y)
     c = simulate_economy(rules, FOUR, CARDS, n=300, seed=5, chunk_size=100)
     assert np.array_equal(a.win_round[:300], c.win_round)  # a prefix of the same chunks
-    d = simulate_economy(rules, FOUR, CARDS, n=600, seed=6, chunk_size=100)
-    assert not np.array_equal(a.gold, d.gold)
+    assert np.array_equal(a.gold[:300], c.gold)
 
 
 def test_gold_is_conserved_in_every_game_and_round():

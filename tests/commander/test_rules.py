@@ -1,5 +1,3 @@
-import dataclasses
-
 import pytest
 
 from commander import Rules
@@ -45,11 +43,6 @@ def test_rates_array_covers_every_reachable_stock():
     assert all(rules.rates[s] == seed_rate(s) for s in range(rules.rates.shape[0]))
 
 
-def test_frozen():
-    with pytest.raises(dataclasses.FrozenInstanceError):
-        Rules().win_gold = 8
-
-
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
@@ -68,15 +61,6 @@ def test_frozen():
 )
 def test_illegal_values_name_field_value_and_range(kwargs, message):
     with pytest.raises(ValueError, match=message):
-        Rules(**kwargs)
-
-
-@pytest.mark.parametrize(
-    "kwargs",
-    [{"win_gold": 10.0}, {"n_players": True}, {"seven_seas": 1}, {"recruit_gold_to_company": 1}],
-)
-def test_wrong_types(kwargs):
-    with pytest.raises(TypeError):
         Rules(**kwargs)
 
 

@@ -1,4 +1,3 @@
-import numba
 import numpy as np
 import pytest
 
@@ -94,17 +93,6 @@ def test_game_records_are_consistent():
 def test_counter_attacks_off_means_none():
     res = simulate_games(Rules(counter_attacks=False), HEURISTICS, 2000, seed=4)
     assert res.stats["counters"].sum() == 0
-
-
-def test_same_seed_same_games_on_any_thread_count(one_thread):
-    agents = HEURISTICS[:3]
-    single = simulate_games(Rules(), agents, 3000, seed=9, chunk_size=256)
-    numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
-    multi = simulate_games(Rules(), agents, 3000, seed=9, chunk_size=256)
-    assert np.array_equal(single.winners, multi.winners)
-    assert single.stats.equals(multi.stats)
-    other = simulate_games(Rules(), agents, 3000, seed=10, chunk_size=256)
-    assert not np.array_equal(single.winners, other.winners)
 
 
 def test_twelve_players():

@@ -1,5 +1,3 @@
-import dataclasses
-
 import numpy as np
 import pytest
 
@@ -15,11 +13,6 @@ def test_defaults_are_the_seeds():
     assert rules.total_range == (-20, 5)
     # seed: "il peut arriver au tour 2 avec un maximum de 40 points"
     assert rules.start_points + rules.total_range[1] == 40
-
-
-def test_frozen():
-    with pytest.raises(dataclasses.FrozenInstanceError):
-        Rules().n_dice = 6
 
 
 @pytest.mark.parametrize(
@@ -39,12 +32,6 @@ def test_frozen():
 )
 def test_illegal_values_name_field_value_and_range(kwargs, message):
     with pytest.raises((ValueError, TypeError), match=message):
-        Rules(**kwargs)
-
-
-@pytest.mark.parametrize("kwargs", [{"n_dice": 5.0}, {"n_dice": True}, {"counter_attacks": 1}])
-def test_wrong_types(kwargs):
-    with pytest.raises(TypeError):
         Rules(**kwargs)
 
 

@@ -206,3 +206,9 @@ def test_compare_rules_seeds_the_two_cards_independently():
                                   balance(Rules(win_gold=8), n_games=300, seed=task_seed(root, 1)))
     assert "independent runs" in res.verdict
     assert res.table["marker"].tolist()[:3] == ["*", "*", "*"]  # the race is faster
+
+
+def test_z_is_the_normal_quantile():
+    from scipy import stats
+
+    assert float(stats.norm.ppf(0.5 + B.LEVEL / 2)) == B.Z

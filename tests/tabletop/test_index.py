@@ -4,8 +4,13 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from tabletop.games import GAMES
+from tabletop.glossary import load_glossary
 from tabletop.index import INDEX_NAME, build_index, main, summarize, write_index
+from tabletop.markdown import anchors
 from tabletop.report import HEADLINE_MARK, Report
+
+from .test_balance_table import fake_source
 
 REPORTS = Path(__file__).resolve().parents[2] / "reports"
 
@@ -102,34 +107,57 @@ def test_index_groups_reports_by_game_and_links_them(tmp_path):
     write(tmp_path, "alpha_end", "# Alpha Game: endings\n\nGames end.\n")
     write(tmp_path, "beta", "# Beta\n\nBeta wins.\n")
     write(tmp_path, INDEX_NAME[:-3], "# stale index\n")
-    text = build_index(tmp_path)
+    text = build_index(tmp_path, balance=False)
     assert text.startswith("# Reports\n")
-    headings = re.findall(r"^##+ .*$", text, re.M)
+    headings = re.findall(r"^##+ .*$", text.split("## Reports by game")[1], re.M)
     assert headings == [
-        "## Alpha Game",
-        "### [Alpha Game: endings](alpha_end.md)",
-        "### [Alpha Game: turns](alpha_turn.md)",
-        "## beta",
-        "### [Beta](beta.md)",
+        "### Alpha Game",
+        "#### [Alpha Game: endings](alpha_end.md)",
+        "#### [Alpha Game: turns](alpha_turn.md)",
+        "### beta",
+        "#### [Beta](beta.md)",
     ]
     assert "* Turns are short." in text and "3 reports" in text
-    path = write_index(tmp_path)
+    path = write_index(tmp_path, balance=False)
     assert path == tmp_path / INDEX_NAME and path.read_text() == text
-    assert build_index(tmp_path) == text  # the index does not index itself
+    assert build_index(tmp_path, balance=False) == text  # the index does not index itself
 
 
-def test_command_line(tmp_path, capsys):
+def test_index_opens_with_the_balance_table_then_the_glossary(tmp_path):
+    write(tmp_path, "citadel", "# Master Citadel: x\n\n## The whole two-player game\n\nX.\n")
+    text = build_index(tmp_path, balance=True, source=fake_source)
+    top = re.findall(r"^## .*$", text, re.M)
+    assert top == ["## Balance at a glance", "## Glossary", "## Reports by game"]
+    table = text.split("## Balance at a glance")[1].split("## Glossary")[0]
+    rows = re.findall(r"^\| \*\*(.*?)\*\* \|", table, re.M)
+    assert rows == [g.title for g in GAMES.values()]
+    assert "(citadel.md#the-whole-two-player-game)" in table
+    glossary = text.split("## Glossary")[1].split("## Reports by game")[0]
+    assert re.findall(r"^### (.*)$", glossary, re.M) == [t.name for t in load_glossary()]
+    own = set(anchors(text))
+    for target in re.findall(r"\]\((#[^)]*)\)", text):
+        assert target[1:] in own
+    assert build_index(tmp_path).count("Balance at a glance") == 0  # off by default
+
+
+def test_command_line(tmp_path, capsys, monkeypatch):
     write(tmp_path, "g", "# G\n\nG.\n")
-    assert main(["--report-dir", str(tmp_path)]) == 0
+    assert main(["--report-dir", str(tmp_path), "--no-balance"]) == 0
     assert (tmp_path / INDEX_NAME).is_file()
+    assert "Balance at a glance" not in (tmp_path / INDEX_NAME).read_text()
     assert "wrote" in capsys.readouterr().out
-    assert main(["--report-dir", str(tmp_path / "missing")]) == 1
+    monkeypatch.setattr("tabletop.balance_table.seed_card", fake_source)
+    assert main(["--report-dir", str(tmp_path)]) == 0
+    assert "## Balance at a glance" in (tmp_path / INDEX_NAME).read_text()
+    capsys.readouterr()
+    assert main(["--report-dir", str(tmp_path / "missing"), "--no-balance"]) == 1
     assert capsys.readouterr().err == f"error: no report folder at {tmp_path / 'missing'}\n"
 
 
 def test_committed_index_links_to_committed_reports():
     text = (REPORTS / INDEX_NAME).read_text()
-    links = re.findall(r"^### \[.*\]\((.*)\)$", text, re.M)
+    links = re.findall(r"^#### \[.*\]\((.*)\)$", text, re.M)
     assert links
     for link in links:
         assert (REPORTS / link).is_file(), link
+    assert "## Balance at a glance" in text and "## Glossary" in text

@@ -1,0 +1,277 @@
+"""The cross-game balance table that opens the report index.
+
+One row per registered game (:mod:`tabletop.games`) under the seed's rules: the first
+mover's or a seat's edge, the draw or stall rate, the typical length, the strongest
+exploit or degenerate strategy the analyses found, and the knob setting that best
+fixes it. Each game's :class:`tabletop.games.IndexRow` says which figures fill which
+cell; every figure is read from a balance card (:mod:`tabletop.balance`) or computed
+by a solver (:class:`tabletop.games.Fact`), never typed in.
+
+The cards are those :func:`tabletop.balance.compare_rules` sets side by side with
+``seed=0``: the seed's rules on child 0 of the seed, a variant on child 1, kept in the
+card cache (:func:`tabletop.balance.cached_balance`), so the table is rebuilt in
+seconds once the cards exist. Among a row's candidate fixes the one shown is the first
+(mildest) whose 95 % interval of the row's ``objective`` reaches the lowest value of
+all candidates.
+
+A figure is written with its 95 % interval (``value [low, high]``) when it comes from
+Monte Carlo, and marked ``(exact)`` when it is exact. Field kinds:
+
+======  ==================================================================
+pct     a share, in percent
+pp      a difference of shares, in signed percentage points
+num     a number, three significant digits (whole from 100 on)
+signed  a signed number, three decimals
+turn    a whole number of turns or doublons; NaN reads "never"
+======  ==================================================================
+
+Examples
+--------
+>>> from tabletop.balance import Metric, build_card, exact
+>>> card = build_card([Metric("p_first", "exact", "probability", "first player wins")],
+...                   {"p_first": exact(0.4947, 1600)})
+>>> fill("the first player wins {base.p_first:pct}", card)
+'the first player wins 49.47% (exact)'
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import os
+import re
+from collections.abc import Callable, Mapping
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from tabletop.balance import Metric, build_card, compare, exact
+from tabletop.markdown import anchor, anchors
+
+logger = logging.getLogger(__name__)
+
+SEED = 0
+KINDS = ("pct", "pp", "num", "signed", "turn")
+COLUMNS = ("Game", "First-mover or seat edge", "Draws or stalls", "Typical length",
+           "Strongest exploit or degenerate strategy", "Best fix found")  # fmt: skip
+_FIELD = re.compile(r"\{(1-)?(base|fix|diff)\.(\w+)(?::(\w+))?\}")
+_NEEDS_FIX = re.compile(r"\{(?:1-)?(?:fix|diff)\.")
+
+#: ``source(game, knobs)``: the card of ``Rules(**knobs)`` with the row's facts.
+CardSource = Callable[[str, Mapping], pd.DataFrame]
+
+
+def fact_card(game: str, rules) -> pd.DataFrame:
+    """The figures of the game's :class:`tabletop.games.Fact` list under ``rules``, as
+    a card (exact rows)."""
+    from tabletop.games import get
+
+    entry = get(game)
+    facts = entry.index_row.facts if entry.index_row is not None else ()
+    metrics, entries = [], {}
+    for f in facts:
+        kwargs = {k: getattr(rules, v) for k, v in f.rules_args.items()}
+        value = getattr(entry.solver(f.role)(rules, **kwargs, **f.args), f.attribute)
+        metrics.append(Metric(f.name, "exact", f.unit, f.meaning))
+        entries[f.name] = exact(math.nan if value is None else value,
+                                int(f.args.get("horizon", 0)))  # fmt: skip
+    return build_card(metrics, entries)
+
+
+def seed_card(game: str, knobs: Mapping) -> pd.DataFrame:
+    """The default card source: the card of ``Rules(**knobs)`` that
+    ``compare_rules(game, knobs, seed=0, cache=True)`` uses (child 0 of the seed for
+    the seed's rules, child 1 for a variant), with the row's facts appended."""
+    from tabletop.balance import cached_balance
+    from tabletop.games import get
+    from tabletop.seeding import as_seed_sequence
+    from tabletop.sweep import task_seed
+
+    entry = get(game)
+    rules = entry.rules_class()(**dict(knobs))
+    options = dict(entry.index_row.options) if entry.index_row is not None else {}
+    child = task_seed(as_seed_sequence(SEED), 1 if knobs else 0)
+    logger.info("balance card of %s %s (computed unless cached)", game, dict(knobs) or "seed rules")
+    card = cached_balance(game, rules, seed=child, **options)
+    facts = fact_card(game, rules)
+    return pd.concat([card, facts], ignore_index=True) if len(facts) else card
+
+
+# ---- figures as text -------------------------------------------------------------------
+
+
+def _trim(text: str) -> str:
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def _number(x: float, kind: str, decimals: int | None = None) -> str:
+    if kind == "pct":
+        return f"{100 * x:.{decimals}f}%" if decimals is not None else _trim(f"{100 * x:.2f}") + "%"
+    if kind == "pp":
+        return f"{100 * x:+.{decimals if decimals is not None else 2}f}"
+    if kind == "signed":
+        return f"{x:+.3f}"
+    if kind == "turn":
+        return f"{x:.0f}"
+    return f"{x:.0f}" if abs(x) >= 100 else f"{x:#.3g}"
+
+
+def _decimals(low: float, high: float) -> int:
+    """Decimals of a percentage that keep the interval's width visible."""
+    width = 100 * (high - low) / 2
+    return 1 if width >= 0.05 else 2
+
+
+def format_figure(value: float, low: float, high: float, method: str, n: int,
+                  kind: str) -> str:  # fmt: skip
+    """One figure as text: exact ones marked ``(exact)``, Monte Carlo ones with their
+    95 % interval (see the module docstring for ``kind``).
+
+    Examples
+    --------
+    >>> format_figure(0.275, 0.272, 0.278, "monte carlo", 100000, "pct")
+    '27.5% [27.2%, 27.8%]'
+    >>> format_figure(float("nan"), float("nan"), float("nan"), "exact", 200, "turn")
+    'never (exact, 200 turns searched)'
+    >>> format_figure(1.0, 1.0, 1.0, "monte carlo", 20000, "pct")
+    '100% [all 20,000 games alike]'
+    """
+    if kind not in KINDS:
+        raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")
+    if not np.isfinite(value):
+        if kind == "turn" and method == "exact":
+            return f"never (exact, {n:,} turns searched)" if n else "never (exact)"
+        return "n/a"
+    unit = " pp" if kind == "pp" else ""
+    if method == "exact":
+        return f"{_number(value, kind)}{unit} (exact)"
+    if low == high:  # every game gave the same figure
+        return f"{_number(value, kind)}{unit} [all {n:,} games alike]"
+    decimals = _decimals(low, high) if kind in ("pct", "pp") else None
+    return (f"{_number(value, kind, decimals)}{unit} [{_number(low, kind, decimals)}, "
+            f"{_number(high, kind, decimals)}]")  # fmt: skip
+
+
+def knobs_text(knobs: Mapping) -> str:
+    """A knob setting as Markdown code.
+
+    Examples
+    --------
+    >>> knobs_text({"sale_price": "after", "min_bid": 1})
+    '`sale_price = "after"`, `min_bid = 1`'
+    """
+    return ", ".join(f"`{k} = {_value(v)}`" for k, v in knobs.items())
+
+
+def _value(v) -> str:
+    return f'"{v}"' if isinstance(v, str) else repr(v)
+
+
+def fill(text: str, base: pd.DataFrame, fix: pd.DataFrame | None = None,
+         knobs: Mapping | None = None) -> str:  # fmt: skip
+    """``text`` with its fields (:class:`tabletop.games.Cell`) written from the cards
+    ``base`` (seed rules) and ``fix`` (the fix), and ``{knobs}`` from ``knobs``."""
+    rows = {"base": base.set_index("metric")}
+    if fix is not None:
+        rows["fix"] = fix.set_index("metric")
+        rows["diff"] = compare(fix, base).set_index("metric")
+
+    def one(match: re.Match) -> str:
+        complement, which, metric, kind = match.groups()
+        if which not in rows:
+            raise ValueError(f"field {match.group(0)} needs the fix's card")
+        table = rows[which]
+        if metric not in table.index:
+            raise ValueError(f"field {match.group(0)}: no metric {metric!r} on the card")
+        r = table.loc[metric]
+        kind = kind or "num"
+        if which == "diff":
+            value, low, high, n = r["difference"], r["low"], r["high"], 0
+        else:
+            value, low, high, n = r["value"], r["low"], r["high"], int(r["n"])
+        if complement:
+            value, low, high = 1 - value, 1 - high, 1 - low
+        return format_figure(float(value), float(low), float(high), r["method"], n, kind)
+
+    out = _FIELD.sub(one, text)
+    if "{knobs}" in out:
+        if knobs is None:
+            raise ValueError("field {knobs} needs the fix's knob setting")
+        out = out.replace("{knobs}", knobs_text(knobs))
+    return out
+
+
+# ---- the table ---------------------------------------------------------------------------
+
+
+def choose_fix(objective: str, cards: list[pd.DataFrame]) -> int:
+    """Index of the fix shown: the first card whose 95 % interval of ``objective``
+    reaches the lowest value among ``cards`` (exact figures: the first lowest value)."""
+    if not cards:
+        raise ValueError("choose_fix needs at least one card")
+    rows = [c.set_index("metric").loc[objective] for c in cards]
+    values = [float(r["value"]) for r in rows]
+    if all(not np.isfinite(v) for v in values):
+        return 0
+    best = np.nanmin(values)
+    for i, r in enumerate(rows):
+        if np.isfinite(r["value"]) and float(r["low"]) <= best:
+            return i
+    return int(np.nanargmin(values))
+
+
+def _link(cell, folder: Path) -> str:
+    """The Markdown link of a cell's section: its anchor while the report has that
+    heading, else the report itself; "" without a report."""
+    if not cell.report:
+        return ""
+    path = folder / f"{cell.report}.md"
+    if not path.is_file():
+        return ""
+    target = f"{cell.report}.md"
+    if cell.section and anchor(cell.section) in anchors(path.read_text(encoding="utf-8")):
+        target += f"#{anchor(cell.section)}"
+    return f" [§]({target})"
+
+
+def game_row(game: str, folder: str | os.PathLike, source: CardSource | None = None) -> dict:
+    """The rendered cells of one game (keys :data:`COLUMNS`), and ``"note"``."""
+    from tabletop.games import get
+
+    entry = get(game)
+    spec = entry.index_row
+    if spec is None:
+        raise ValueError(f"game {game!r} has no index row")
+    source = source or seed_card
+    base = source(game, {})
+    fixes = [source(game, dict(knobs)) for knobs in spec.fixes]
+    chosen = choose_fix(spec.objective, fixes) if fixes else None
+    fix = fixes[chosen] if chosen is not None else None
+    knobs = dict(spec.fixes[chosen]) if chosen is not None else None
+    folder = Path(folder)
+    row = {"Game": f"**{entry.title}**"}
+    for column, cell in zip(COLUMNS[1:], spec.cells(), strict=True):
+        needs_fix = "{knobs}" in cell.text or _NEEDS_FIX.search(cell.text)
+        text = "none tried" if fix is None and needs_fix else fill(cell.text, base, fix, knobs)
+        row[column] = text + _link(cell, folder)
+    row["note"] = fill(spec.note, base, fix, knobs) if spec.note else ""
+    return row
+
+
+def balance_table(folder: str | os.PathLike, games=None, source: CardSource | None = None) -> str:
+    """The Markdown of the balance table (with its legend and notes) for ``games``
+    (default: every registered game with an index row), links checked against the
+    reports of ``folder``."""
+    from tabletop.games import GAMES
+
+    games = [g for g in GAMES if GAMES[g].index_row is not None] if games is None else games
+    rows = [game_row(g, folder, source) for g in games]
+
+    def cell(text: str) -> str:
+        return text.replace("|", "\\|").replace("\n", " ")
+
+    lines = ["| " + " | ".join(COLUMNS) + " |", "|" + "|".join(":---" for _ in COLUMNS) + "|"]
+    lines += ["| " + " | ".join(cell(r[c]) for c in COLUMNS) + " |" for r in rows]
+    notes = [f"* {r['Game']}: {r['note']}" for r in rows if r["note"]]
+    return "\n".join(lines) + ("\n\n" + "\n".join(notes) if notes else "")
