@@ -59,6 +59,9 @@ class EmpiricalGame:
     stderr: list
     n: int
 
+    def __post_init__(self):
+        Rules.check(self.rules, default=False)
+
     __eq__ = same_fields
 
     def solve(self, iterations: int = 5000) -> RegretResult:
@@ -85,6 +88,7 @@ def empirical_game(rules: Rules, n: int, agents=AGENTS, seed=None) -> EmpiricalG
     >>> game.payoffs[0].shape, float(game.payoffs[0][0, 1])  # straight N vs saver S
     ((2, 2), 0.0)
     """
+    rules = Rules.check(rules, default=False)
     n = check_count("n", n, 2)
     agents = tuple(agents)
     for name in agents:

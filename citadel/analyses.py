@@ -133,9 +133,7 @@ def balance(rules: Rules | None = None, *, n_games: int = 20_000, seed=0,
     >>> float(card.set_index("metric").loc["duel_value_lead", "value"])
     0.5
     """
-    rules = Rules() if rules is None else rules
-    if not isinstance(rules, Rules):
-        raise TypeError(f"rules must be a citadel Rules, got {type(rules).__name__}")
+    rules = Rules.check(rules)
     n_games = check_count("n_games", n_games, 2)
     g_duel, g_coal = grid_for(rules, duel_grid), grid_for(rules, coalition_grid)
     root = as_seed_sequence(seed)

@@ -65,8 +65,7 @@ SEATS = ("N", "E", "S", "W")
 def check_side(rules: Rules, side) -> tuple[int, ...]:
     """The seat indices of ``side`` (a string such as "NE" or a sequence of seat names),
     a non-empty proper subset of the rules' seats."""
-    if not isinstance(rules, Rules):
-        raise TypeError(f"rules must be a citadel.Rules, got {type(rules).__name__}")
+    rules = Rules.check(rules, default=False)
     names = list(side) if isinstance(side, str) else side
     try:
         names = [str(s).strip().upper() for s in names]
@@ -362,9 +361,12 @@ def solve_sides(rules: Rules, side="NE", objective: str = "difference",
     >>> abs(sol.value()) < 1e-9, sol.value(0, 1) > 0.2
     (True, True)
     """
-    if objective not in OBJECTIVES:
-        raise ValueError(f"objective must be one of {tuple(OBJECTIVES)}, got {objective!r}")
-    space = sides_space(rules, side, (bool(compass), bool(compass)))
+    from tabletop.validate import check_bool, check_choice
+
+    rules = Rules.check(rules, default=False)
+    objective = check_choice("objective", objective, tuple(OBJECTIVES))
+    compass = check_bool("compass", compass)
+    space = sides_space(rules, side, (compass, compass))
     r = rules.radius
     shape = (2 * r + 1, 2 * r + 1, space.levels[0].size, space.levels[1].size)
     values = np.zeros(shape)
@@ -427,6 +429,9 @@ def evaluate_sides(sol: SidesSolution, per_side=None, respond: int | None = None
     grid plays as the level below it): what the abstraction leaves on the table.
     Returns the start's value, or with ``full`` every state's.
     """
+    from tabletop.validate import check_bool
+
+    compass, full = check_bool("compass", compass), check_bool("full", full)
     if compass and respond not in (0, 1):
         raise ValueError(f"compass needs a responder (respond=0 or 1), got respond={respond!r}")
     own = sol.space.compass
@@ -653,6 +658,11 @@ def coalition_values(rules: Rules, use_symmetry: bool = True,
     """
     import pandas as pd
 
+    from tabletop.validate import check_bool
+
+    rules = Rules.check(rules, default=False)
+    use_symmetry = check_bool("use_symmetry", use_symmetry)
+    compass = check_bool("compass", compass)
     n = rules.n_players
     found = {}
     for name in coalition_classes(rules, use_symmetry):
@@ -709,6 +719,11 @@ def alliance_analysis(rules: Rules, use_symmetry: bool = True,
     >>> round(float(res.shapley.sum()), 9)
     1.0
     """
+    from tabletop.validate import check_bool
+
+    rules = Rules.check(rules, default=False)
+    use_symmetry = check_bool("use_symmetry", use_symmetry)
+    compass = check_bool("compass", compass)
     values = coalition_values(rules, use_symmetry, compass)
     v = {tuple(name): float(x) for name, x in values["value"].items()}
     return AllianceAnalysis(values, shapley_value(v, rules.seats), least_core(v, rules.seats))

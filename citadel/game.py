@@ -43,6 +43,7 @@ def initial_state(rules: Rules) -> GameState:
     >>> initial_state(Rules(n_players=2))
     GameState(pawn=(0, 0), capitals=(100, 100), round=0)
     """
+    rules = Rules.check(rules, default=False)
     return GameState((0, 0), (rules.capital,) * rules.n_players, 0)
 
 
@@ -69,6 +70,38 @@ def scores_at(pawn, rules: Rules) -> tuple[float, ...] | None:
     return tuple(1.0 / len(winners) if s in winners else 0.0 for s in rules.seats)
 
 
+def check_state(state, rules: Rules, name: str = "state") -> GameState:
+    """``state`` if a round can be played from it under ``rules``, else raise.
+
+    The pawn must be on the board (both coordinates in ``-radius..radius``: off the
+    board the game is over), one capital per seat (ints >= 0) and the rounds played an
+    int below ``rules.max_rounds`` (at the limit the game is a draw).
+    """
+    from tabletop.validate import check_int
+
+    if not isinstance(state, GameState):
+        raise TypeError(f"{name} must be a citadel.GameState, got {type(state).__name__}")
+    r = rules.radius
+    pawn = state.pawn
+    if isinstance(pawn, str) or not hasattr(pawn, "__len__") or len(pawn) != 2:
+        raise ValueError(f"{name}.pawn must be a cell (x, y), got {pawn!r}")
+    x, y = (check_int(f"{name}.pawn[{i}]", c, None) for i, c in enumerate(pawn))
+    if max(abs(x), abs(y)) > r:
+        raise ValueError(
+            f"{name}.pawn {(x, y)} is off the board: cells are -{r}..{r} on each axis "
+            f"(radius={r}); once the pawn leaves the board the game is over"
+        )
+    capitals = state.capitals
+    if isinstance(capitals, str) or not hasattr(capitals, "__len__") \
+            or len(capitals) != rules.n_players:  # fmt: skip
+        raise ValueError(f"{name}.capitals must hold one capital per seat ({rules.n_players}), "
+                         f"got {capitals!r}")  # fmt: skip
+    for i, c in enumerate(capitals):
+        check_int(f"{name}.capitals[{i}]", c, 0)
+    check_int(f"{name}.round", state.round, 0, rules.max_rounds - 1)
+    return state
+
+
 def can_bid(capital: int, rules: Rules) -> bool:
     """Whether a seat holding ``capital`` may write a positive amount."""
     return capital >= rules.smallest_bid
@@ -86,6 +119,9 @@ class RoundResult:
 def play_round(state: GameState, orders, rules: Rules) -> RoundResult:
     """Play one round of ``orders`` (validated against the state's capitals).
 
+    The state is checked against the rules first (:func:`check_state`): a pawn off
+    the board, a capital per seat missing or the round limit reached is a ValueError.
+
     Examples
     --------
     >>> rules = Rules(n_players=2, radius=1)
@@ -93,6 +129,8 @@ def play_round(state: GameState, orders, rules: Rules) -> RoundResult:
     >>> r.state, r.scores
     (GameState(pawn=(0, 2), capitals=(7, 8), round=1), (1.0, 0.0))
     """
+    rules = Rules.check(rules, default=False)
+    state = check_state(state, rules)
     amounts, directions = check_orders(orders, rules, state.capitals)
     res = resolve_reference(amounts, directions, rules.resolution, rules.payment)
     return _after(state, res, rules)
@@ -152,6 +190,7 @@ def play_game(rules: Rules, agents: Sequence[Agent], seed=None) -> GameRecord:
     >>> rec.scores, rec.rounds, rec.final.pawn, rec.orders[-1]
     ((0.0, 0.0, 0.0, 0.0), 4, (0, 3), ((25, 0), (100, 2), (100, 4), (100, 6)))
     """
+    rules = Rules.check(rules, default=False)
     if len(agents) != rules.n_players:
         raise ValueError(f"need {rules.n_players} agents (one per seat), got {len(agents)}")
     rng = as_generator(seed)

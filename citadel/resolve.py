@@ -81,8 +81,10 @@ def check_orders(orders, rules: Rules, capitals=None) -> tuple[np.ndarray, np.nd
         raise ValueError(f"expected {len(seats)} orders (one per seat {seats}), got {len(orders)}")
     if capitals is None:
         capitals = [rules.capital] * len(seats)
-    capitals = [int(c) for c in capitals]
-    if len(capitals) != len(seats) or min(capitals) < 0:
+    from tabletop.validate import check_int
+
+    capitals = [check_int(f"capitals[{i}]", c, 0) for i, c in enumerate(capitals)]
+    if len(capitals) != len(seats):
         raise ValueError(f"capitals must be {len(seats)} ints >= 0, got {capitals}")
     amounts = np.zeros(len(seats), dtype=np.int64)
     directions = np.zeros(len(seats), dtype=np.int64)
@@ -192,7 +194,7 @@ def resolve(orders, rules: Rules | None = None, capitals=None) -> Resolution:
     >>> r.step, r.pays, r.fee
     ((1, 1), (32, 32, 18, 5), (0, 0, 0, 0))
     """
-    rules = Rules() if rules is None else rules
+    rules = Rules.check(rules)
     amounts, directions = check_orders(orders, rules, capitals)
     return resolve_reference(amounts, directions, rules.resolution, rules.payment)
 
@@ -209,9 +211,10 @@ def resolve_many(amounts, directions, rules: Rules | None = None):
     Parameters
     ----------
     amounts, directions : array_like of int, shape (m, n_players)
-        Row ``r`` holds round ``r``'s orders, directions as indices 0..7. Amounts are
-        checked to be non-negative multiples of ``bid_step``, not above
-        ``rules.capital``; directions to be 0..7.
+        Row ``r`` holds round ``r``'s orders, directions as indices 0..7. Both must be
+        integer arrays (``32.7`` is refused, never truncated). Amounts are checked to be
+        non-negative multiples of ``bid_step``, not above ``rules.capital``; directions
+        to be 0..7.
     rules : Rules, optional
 
     Returns
@@ -227,9 +230,11 @@ def resolve_many(amounts, directions, rules: Rules | None = None):
     >>> steps.tolist(), pays.tolist()
     ([[1, 1]], [[32, 32, 18, 5]])
     """
-    rules = Rules() if rules is None else rules
-    a = np.ascontiguousarray(amounts, dtype=np.int64)
-    d = np.ascontiguousarray(directions, dtype=np.int64)
+    from tabletop.validate import check_int_array
+
+    rules = Rules.check(rules)
+    a = check_int_array("amounts", amounts)
+    d = check_int_array("directions", directions)
     n = rules.n_players
     if a.ndim != 2 or a.shape[1] != n or d.shape != a.shape:
         raise ValueError(

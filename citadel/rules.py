@@ -105,6 +105,26 @@ class Rules:
     min_bid: int = 0
     max_rounds: int = 200
 
+    @classmethod
+    def check(cls, value, name: str = "rules", *, default: bool = True) -> Rules:
+        """``value`` if it is a citadel.Rules; None gives ``Rules()`` when ``default``.
+
+        Every public function taking rules calls this before any work: another game's
+        rules, a string or any other object is a ``TypeError`` naming the parameter.
+
+        Examples
+        --------
+        >>> Rules.check(None) == Rules()
+        True
+        >>> Rules.check("default")
+        Traceback (most recent call last):
+        ...
+        TypeError: rules must be a citadel.Rules or None, got 'default' (str)
+        """
+        from tabletop.validate import check_rules
+
+        return check_rules(name, value, cls, default=default)
+
     def __post_init__(self):
         set_ = object.__setattr__
         set_(self, "radius", check_int("radius", self.radius, 1, 50))

@@ -145,6 +145,7 @@ def simulate_games(
     >>> games.scores[0].tolist(), games.rounds.tolist()
     ([0.5, 0.5, 0.0, 0.0], [4, 4, 4, 4, 4])
     """
+    rules = Rules.check(rules, default=False)
     n = check_count("n", n, 1)
     chunk_size = check_count("chunk_size", chunk_size, 1)
     kinds = _agent_codes(agents, rules)
@@ -167,6 +168,7 @@ def seat_balance(rules: Rules, agent: str, n: int, seed=None) -> dict:
     >>> sorted(out) == ["draw rate", "mean rounds", "p (seats equal)", "score by seat"]
     True
     """
+    rules = Rules.check(rules, default=False)
     games = simulate_games(rules, agent, n, seed=seed)
     outright = (games.scores == 1.0).sum(axis=0)  # games each seat won alone
     k = rules.n_players

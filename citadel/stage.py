@@ -320,7 +320,29 @@ def _check_payoffs(payoffs) -> list[np.ndarray]:
     shape = payoffs[0].shape
     if len(shape) != n or any(p.shape != shape for p in payoffs):
         raise ValueError(f"payoffs must be {n} arrays of the same {n}-D shape")
+    if 0 in shape:
+        raise ValueError(f"payoffs must give every player at least one action, got shape {shape}")
+    if not all(np.isfinite(p).all() for p in payoffs):
+        raise ValueError("payoffs must hold finite numbers only (no NaN or infinity)")
     return payoffs
+
+
+def _check_strategies(strategies, shape: tuple[int, ...]) -> list[np.ndarray]:
+    """One probability vector per player, of that player's number of actions."""
+    from tabletop.validate import check_probabilities
+
+    if isinstance(strategies, np.ndarray) and strategies.ndim == 2:
+        strategies = list(strategies)
+    try:
+        n = len(strategies)
+    except TypeError:
+        raise TypeError(f"strategies must be a sequence of {len(shape)} probability vectors, "
+                        f"got {type(strategies).__name__}") from None  # fmt: skip
+    if n != len(shape):
+        raise ValueError(f"strategies must hold one mixed strategy per player ({len(shape)}), "
+                         f"got {n}")  # fmt: skip
+    return [check_probabilities(f"strategies[{i}]", s, k)
+            for i, (s, k) in enumerate(zip(strategies, shape, strict=True))]  # fmt: skip
 
 
 def _action_values(payoff: np.ndarray, strategies, player: int) -> np.ndarray:
@@ -340,7 +362,8 @@ def exploitability(payoffs, strategies) -> np.ndarray:
     payoffs : sequence of n arrays, each of shape (m_1, ..., m_n)
         ``payoffs[i][a_1, ..., a_n]``: player i's payoff.
     strategies : sequence of n 1-D arrays
-        Mixed strategies.
+        Mixed strategies: ``strategies[i]`` has one entry per action of player i, each
+        >= 0, summing to 1 within 1e-9 (anything else is a ValueError, not a number).
 
     Examples
     --------
@@ -349,6 +372,7 @@ def exploitability(payoffs, strategies) -> np.ndarray:
     [0.0, 0.0]
     """
     payoffs = _check_payoffs(payoffs)
+    strategies = _check_strategies(strategies, payoffs[0].shape)
     gains = []
     for i, p in enumerate(payoffs):
         values = _action_values(p, strategies, i)
@@ -380,7 +404,8 @@ def regret_matching(payoffs, iterations: int = 2000) -> RegretResult:
     (uniform if none). The average strategies are returned with their exact
     :func:`exploitability`. In two-player zero-sum games the averages converge to
     optimal strategies; in general they need not reach a Nash equilibrium, which is
-    why the exploitability is measured, not assumed.
+    why the exploitability is measured, not assumed. ``iterations`` is an int >= 1
+    (with none there is no average to return).
 
     Examples
     --------
@@ -389,7 +414,10 @@ def regret_matching(payoffs, iterations: int = 2000) -> RegretResult:
     >>> bool(res.exploitability.max() < 0.01)
     True
     """
+    from tabletop.validate import check_int
+
     payoffs = _check_payoffs(payoffs)
+    iterations = check_int("iterations", iterations, 1)
     shape = payoffs[0].shape
     n = len(payoffs)
     regrets = [np.zeros(k) for k in shape]
@@ -437,10 +465,14 @@ def stage_payoffs(rules: Rules, state, orders, continuation) -> list[np.ndarray]
     >>> pay[0].tolist()
     [[0.0, 0.0], [1.0, 0.0]]
     """
+    rules = Rules.check(rules, default=False)
     import itertools
 
-    from citadel.game import play_round
+    from citadel.game import check_state, play_round
 
+    state = check_state(state, rules)
+    if not callable(continuation):
+        raise TypeError(f"continuation must be callable, got {type(continuation).__name__}")
     shape = tuple(len(o) for o in orders)
     if len(shape) != rules.n_players:
         raise ValueError(f"need order lists for {rules.n_players} seats, got {len(shape)}")

@@ -132,6 +132,7 @@ def solve_duel_game(rules: Rules, directions: str = "axis") -> DuelGameSolution:
     >>> abs(sol.value()) < 1e-9, round(sol.value(1, 10, 10), 6)
     (True, 0.5)
     """
+    rules = Rules.check(rules, default=False)
     space = duel_space(rules, directions)
     r = rules.radius
     n_lev = space.levels.size

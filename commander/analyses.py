@@ -85,9 +85,7 @@ def balance(rules: Rules | None = None, *, n_games: int = 50_000, seed=0,
     >>> float(card.loc["fastest_win_income_4", "value"]), float(card.loc["money_loop", "value"])
     (9.0, 1.0)
     """
-    rules = Rules() if rules is None else rules
-    if not isinstance(rules, Rules):
-        raise TypeError(f"rules must be a commander Rules, got {type(rules).__name__}")
+    rules = Rules.check(rules)
     n_games = check_count("n_games", n_games, 2)
     max_rounds = check_count("max_rounds", max_rounds, 1)
     horizon = check_count("horizon", horizon, 1)

@@ -146,7 +146,7 @@ class CardSet:
 
     def votes(self, card_id: str, rules: Rules | None = None) -> int:
         """Referendum votes of a character: its rank's votes plus its printed votes."""
-        rules = Rules() if rules is None else rules
+        rules = Rules.check(rules)
         row = self.cards.loc[card_id]
         return rules.rank_votes(row["rank"]) + int(row["votes"])
 
@@ -178,7 +178,7 @@ def load_cards(path: str | os.PathLike | None = None, rules: Rules | None = None
     """
     import pandas as pd
 
-    rules = Rules() if rules is None else rules
+    rules = Rules.check(rules)
     ranks = {name for name, _ in rules.votes_by_rank}
     text, source = _source(path)
     problems: list[tuple[str, int, str, str]] = []

@@ -105,7 +105,7 @@ def battle(
     >>> battle("tactical", [1, 1], [3], 2, attacker_commands=[4, 1]).capturable
     (1,)
     """
-    rules = Rules() if rules is None else rules
+    rules = Rules.check(rules)
     if kind not in KINDS:
         raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")
     att = sum(_ints("attackers", attackers)) + check_int("attacker_bonus", attacker_bonus, 0)
@@ -131,7 +131,7 @@ def explores(conquests: Sequence[int], rules: Rules | None = None) -> bool:
     >>> explores([3, 2]), explores([3, 3])
     (False, True)
     """
-    rules = Rules() if rules is None else rules
+    rules = Rules.check(rules)
     return sum(_ints("conquests", conquests)) > rules.explore_threshold
 
 
@@ -152,7 +152,10 @@ def referendum(
     >>> referendum([2, 1], [3])
     True
     """
-    rules = Rules() if rules is None else rules
+    rules = Rules.check(rules)
+    from tabletop.validate import check_bool
+
+    launched = check_bool("launched", launched)
     pro = _ints("votes_for", votes_for)
     con = _ints("votes_against", votes_against)
     if launched and not pro:
@@ -249,7 +252,7 @@ def battle_odds(
     """
     import pandas as pd
 
-    rules = Rules() if rules is None else rules
+    rules = Rules.check(rules)
     if kind not in KINDS:
         raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")
     apool = _ints("attacker_pool", attacker_pool)
@@ -307,7 +310,10 @@ def referendum_odds(
     >>> referendum_odds([1, 2, 4], 1, [3], 1)   # 1+1 or 2+1 fail, 4+1 passes
     0.3333333333333333
     """
-    rules = Rules() if rules is None else rules
+    rules = Rules.check(rules)
+    from tabletop.validate import check_bool
+
+    launched = check_bool("launched", launched)
     pro = _ints("for_pool", for_pool)
     con = _ints("against_pool", against_pool)
     kf = check_int("n_for", n_for, 0, len(pro))

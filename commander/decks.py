@@ -72,7 +72,7 @@ def validate_deck(deck: Deck, cards: CardSet, rules: Rules | None = None) -> lis
     >>> [v.rule for v in validate_deck(decks["broken_example"], cards)]
     ['min_crew', 'crew_majority', 'min_territories', 'min_adventure']
     """
-    rules = Rules() if rules is None else rules
+    rules = Rules.check(rules)
     s = deck_summary(deck, cards)
     out = []
     if s["lairs"] != 1:

@@ -58,7 +58,8 @@ class Strategy:
     sell_min_rate : int
         Sells one gold when not buying and the rate is at least this (default 99: never).
     raid_margin : float
-        Raids when attack - defence >= this (default 1: only sure wins; ``inf``: never).
+        Raids when attack - defence >= this (default 1: only sure wins; ``inf``: never;
+        ``-inf``: always). NaN is refused. The other fields are ints >= 0.
     hire_target : int
         Crew size the player recruits up to (default 3).
     attach_reserve : int
@@ -79,12 +80,17 @@ class Strategy:
     attach_reserve: int = 0
 
     def __post_init__(self):
+        from tabletop.validate import check_float, check_int
+
         for f in fields(self):
             value = getattr(self, f.name)
-            if isinstance(value, bool) or not isinstance(value, int | float | np.integer):
-                raise TypeError(f"{f.name} must be a number, got {value!r}")
-            if f.name != "raid_margin" and (value != int(value) or value < 0):
-                raise ValueError(f"{f.name} must be an int >= 0, got {value!r}")
+            if f.name != "raid_margin":
+                value = check_int(f.name, value, 0)  # 2.5 or 2.0 is no count of anything
+            elif isinstance(value, float | np.floating) and np.isinf(value):
+                value = float(value)  # +inf: never raid; -inf: always
+            else:  # NaN would never compare true: a silent "never"
+                value = check_float(f.name, value)
+            object.__setattr__(self, f.name, value)
 
 
 def _deck_parts(deck: Deck, cards: CardSet, rules: Rules, sea_codes: dict):
@@ -198,6 +204,9 @@ class EconomyResult:
     stock: np.ndarray | None
     rules: Rules
 
+    def __post_init__(self):
+        Rules.check(self.rules, default=False)
+
     __eq__ = same_fields
 
 
@@ -238,13 +247,17 @@ def simulate_economy(
     >>> res.win_round.shape, res.gold.shape[1:]
     ((200,), (60, 2))
     """
+    from tabletop.validate import check_bool
+
+    rules = Rules.check(rules, default=False)
     n = check_count("n", n, 1)
     chunk_size = check_count("chunk_size", chunk_size, 1)
+    rotate, record = check_bool("rotate", rotate), check_bool("record", record)
     strategies = [Strategy()] * len(decks) if strategies is None else list(strategies)
     data = kernel_inputs(rules, list(decks), cards, strategies, max_rounds)
     seeds = chunk_seeds(seed, -(-n // chunk_size))
     seat, player, rnd, tg, td, ts = K.simulate_games_kernel(
-        seeds, chunk_size, n, bool(rotate), bool(record), **data)
+        seeds, chunk_size, n, rotate, record, **data)
     return EconomyResult(
         win_seat=seat, win_player=player, win_round=rnd,
         gold=tg[:, 1:, :] if record else None,

@@ -41,6 +41,7 @@ def buy_steps(rules: Rules, stock: int, k: int) -> tuple[int, ...]:
     >>> buy_steps(Rules(), 10, 3)   # docs/rules.md: 2 + 3 + 3
     (2, 3, 3)
     """
+    rules = Rules.check(rules, default=False)
     stock = check_int("stock", stock, 0)
     k = check_int("k", k, 0, rules.max_gold_per_transaction)
     if k > stock:
@@ -59,6 +60,7 @@ def sell_steps(rules: Rules, stock: int, k: int) -> tuple[int, ...]:
     >>> sell_steps(Rules(sale_price="after"), 3, 2)
     (4, 4)
     """
+    rules = Rules.check(rules, default=False)
     stock = check_int("stock", stock, 0)
     k = check_int("k", k, 0, rules.max_gold_per_transaction)
     shift = 0 if rules.sale_price == "before" else 1
@@ -73,6 +75,7 @@ def buy_price(rules: Rules, stock: int, k: int) -> int:
     >>> buy_price(Rules(), 10, 3)
     8
     """
+    rules = Rules.check(rules, default=False)
     return sum(buy_steps(rules, stock, k))
 
 
@@ -84,6 +87,7 @@ def sell_price(rules: Rules, stock: int, k: int) -> int:
     >>> sell_price(Rules(), 3, 2)
     9
     """
+    rules = Rules.check(rules, default=False)
     return sum(sell_steps(rules, stock, k))
 
 
@@ -98,6 +102,7 @@ def legal_transactions(rules: Rules, gold: int, doublons: int, stock: int) -> li
     >>> legal_transactions(Rules(), gold=1, doublons=5, stock=10)
     [-1, 0, 1, 2]
     """
+    rules = Rules.check(rules, default=False)
     gold = check_int("gold", gold, 0)
     doublons = check_int("doublons", doublons, 0)
     stock = check_int("stock", stock, 0)
@@ -122,6 +127,7 @@ def transact(rules: Rules, gold: int, doublons: int, stock: int, k: int) -> tupl
     >>> transact(Rules(), gold=2, doublons=0, stock=3, k=-2)
     (0, 9, 5)
     """
+    rules = Rules.check(rules, default=False)
     k = check_int("k", k, -rules.max_gold_per_transaction, rules.max_gold_per_transaction)
     legal = legal_transactions(rules, gold, doublons, stock)
     if k not in legal:
@@ -154,6 +160,7 @@ def price_table(rules: Rules, max_stock: int | None = None) -> pd.DataFrame:
     """
     import pandas as pd
 
+    rules = Rules.check(rules, default=False)
     top = rules.total_gold if max_stock is None else check_int("max_stock", max_stock, 0)
     cap = rules.max_gold_per_transaction
     rows = []
@@ -184,6 +191,7 @@ def round_trips(rules: Rules, max_stock: int | None = None) -> pd.Series:
     """
     import pandas as pd
 
+    rules = Rules.check(rules, default=False)
     top = rules.total_gold if max_stock is None else check_int("max_stock", max_stock, 0)
     gains = [sell_price(rules, s, 1) - buy_price(rules, s + 1, 1) for s in range(top + 1)]
     return pd.Series(gains, index=pd.RangeIndex(top + 1, name="stock"), name="round_trip_gain")

@@ -129,6 +129,7 @@ def solve_race(
     """
     import pandas as pd
 
+    rules = Rules.check(rules, default=False)
     gold, doublons, stock, horizon, inc, dr, buy, sell = _setup(
         rules, gold, doublons, stock, income, drain, horizon)
     win = rules.win_gold
@@ -218,6 +219,7 @@ def race_table(
     """
     import pandas as pd
 
+    rules = Rules.check(rules, default=False)
     doublons = check_int("doublons", doublons, 0, 10**6)
     horizon = check_int("horizon", horizon, 1, 1000)
     total = rules.total_gold if total is None else check_int("total", total, 0, 200)

@@ -155,6 +155,26 @@ class Rules:
     majority_counts_independents: bool = True
     _rate_array: np.ndarray = field(init=False, repr=False, compare=False)
 
+    @classmethod
+    def check(cls, value, name: str = "rules", *, default: bool = True) -> Rules:
+        """``value`` if it is a commander.Rules; None gives ``Rules()`` when ``default``.
+
+        Every public function taking rules calls this before any work: another game's
+        rules, a string or any other object is a ``TypeError`` naming the parameter.
+
+        Examples
+        --------
+        >>> Rules.check(None) == Rules()
+        True
+        >>> Rules.check("default")
+        Traceback (most recent call last):
+        ...
+        TypeError: rules must be a commander.Rules or None, got 'default' (str)
+        """
+        from tabletop.validate import check_rules
+
+        return check_rules(name, value, cls, default=default)
+
     def __post_init__(self):
         set_ = object.__setattr__
         for name, low, high in (

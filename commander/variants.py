@@ -30,8 +30,7 @@ def _check_variants(variants) -> dict[str, Rules]:
     if not isinstance(variants, Mapping) or not variants:
         raise TypeError(f"variants must be a non-empty mapping name -> Rules, got {variants!r}")
     for name, rules in variants.items():
-        if not isinstance(rules, Rules):
-            raise TypeError(f"variants[{name!r}] must be a Rules, got {type(rules).__name__}")
+        Rules.check(rules, f"variants[{name!r}]", default=False)
     return dict(variants)
 
 

@@ -134,9 +134,7 @@ def advise(roll, kept=(), rules: Rules | None = None, utility=None, points=None,
     >>> advise([6, 5, 2], kept=[6, 6], utility="zero").loc[1, "keep"]   # 1+1+1+0-3 = 0
     '6 5 2'
     """
-    rules = Rules() if rules is None else rules
-    if not isinstance(rules, Rules):
-        raise TypeError(f"rules must be a panache.Rules, got {type(rules).__name__}")
+    rules = Rules.check(rules)
     roll = check_faces("roll", roll)
     kept = check_faces("kept", kept)
     if not roll or len(roll) + len(kept) != rules.n_dice:

@@ -128,9 +128,7 @@ def balance(rules: Rules | None = None, *, n_games: int = 100_000, seed=0):
     >>> len(card) == len(METRICS)
     True
     """
-    rules = Rules() if rules is None else rules
-    if not isinstance(rules, Rules):
-        raise TypeError(f"rules must be a panache Rules, got {type(rules).__name__}")
+    rules = Rules.check(rules)
     n_games = check_count("n_games", n_games, 2)
     root = as_seed_sequence(seed)
     duel_rules = dataclasses.replace(rules, n_players=2)

@@ -99,6 +99,7 @@ def attack_distribution(rules: Rules, level: int) -> pd.Series:
     """
     import pandas as pd
 
+    rules = Rules.check(rules, default=False)
     level = _check_level(level)
     pmf = _hits_pmf(rules.n_dice)
     index = pd.Index(level * np.arange(rules.n_dice + 1), name="damage")
@@ -205,6 +206,7 @@ def exchange(rules: Rules, level: int, counter="always") -> ExchangeResult:
     """
     import pandas as pd
 
+    rules = Rules.check(rules, default=False)
     level = _check_level(level)
     target, attacker = _counter_flags(rules, counter)
     n = rules.n_dice

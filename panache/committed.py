@@ -86,6 +86,9 @@ class CommittedDuel:
     turn_distribution: pd.Series
     mp_success: float
 
+    def __post_init__(self):
+        Rules.check(self.rules, default=False)
+
 
 def _policy(rules: Rules, name: str, policy) -> TurnPolicy | None:
     if policy is None:
@@ -112,7 +115,8 @@ def committed_duel(rules: Rules, turn_policy: TurnPolicy | Callable | None = Non
     Parameters
     ----------
     rules : Rules
-        ``n_players`` is ignored.
+        ``n_players`` must be 2, as in :func:`panache.solve_duel` (a ValueError
+        otherwise, never a duel silently solved for a larger table).
     turn_policy : TurnPolicy, DecisionList, callable or None
         C's policy for every turn roll (round 1 included); ``None``: optimal.
     mp_policy : TurnPolicy, DecisionList, callable or None
@@ -132,8 +136,13 @@ def committed_duel(rules: Rules, turn_policy: TurnPolicy | Callable | None = Non
     >>> abs(committed_duel(rules).cost) < 1e-12       # no commitment: the solved duel
     True
     """
-    if not isinstance(rules, Rules):
-        raise TypeError(f"rules must be a panache.Rules, got {type(rules).__name__}")
+    rules = Rules.check(rules, default=False)
+    if rules.n_players != 2:
+        raise ValueError(
+            f"the committed duel is a two-player game: rules.n_players must be 2, got "
+            f"n_players={rules.n_players} (for the duel of a larger game pass "
+            f"dataclasses.replace(rules, n_players=2))"
+        )
     turn = _policy(rules, "turn_policy", turn_policy)
     attempt = _policy(rules, "mp_policy", mp_policy)
     return _committed(rules, turn, attempt)

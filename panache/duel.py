@@ -86,6 +86,9 @@ class DuelSolution:
     _win: np.ndarray
     _params: dict = field(compare=False)  # derived from rules and _win
 
+    def __post_init__(self):
+        Rules.check(self.rules, default=False)
+
     __eq__ = same_fields
 
     def _check_state(self, my_points: int, opponent_points: int) -> tuple[int, int]:
@@ -198,7 +201,9 @@ def solve_duel(rules: Rules) -> DuelSolution:
     Parameters
     ----------
     rules : Rules
-        ``n_players`` is ignored: this is the two-player game.
+        ``n_players`` must be 2: this is the two-player game. Rules for a larger
+        table are refused rather than solved as a duel without a word; the duel of
+        such a game is ``solve_duel(dataclasses.replace(rules, n_players=2))``.
 
     Returns
     -------
@@ -206,9 +211,11 @@ def solve_duel(rules: Rules) -> DuelSolution:
 
     Raises
     ------
+    TypeError
+        If ``rules`` is not a ``panache.Rules``.
     ValueError
-        If the rules let a game go on forever with positive probability under
-        optimal play (some pair of states never converges).
+        If ``rules.n_players`` is not 2, or if the rules let a game go on forever with
+        positive probability under optimal play (some pair of states never converges).
 
     Examples
     --------
@@ -218,8 +225,13 @@ def solve_duel(rules: Rules) -> DuelSolution:
     """
     import pandas as pd
 
-    if not isinstance(rules, Rules):
-        raise TypeError(f"rules must be a panache.Rules, got {type(rules).__name__}")
+    rules = Rules.check(rules, default=False)
+    if rules.n_players != 2:
+        raise ValueError(
+            f"the duel is the two-player game: rules.n_players must be 2, got "
+            f"n_players={rules.n_players} (for the duel of a larger game pass "
+            f"dataclasses.replace(rules, n_players=2))"
+        )
     t = turn_tables(rules)
     n = rules.n_dice
     top = max_points(rules)

@@ -110,7 +110,9 @@ def duel_tables(rules: Rules) -> dict:
     ``steps`` per (my points, opponent's points). Each call returns a new dict of the
     shared, read-only arrays.
     """
-    sol = solve_duel(rules)
+    import dataclasses
+
+    sol = solve_duel(dataclasses.replace(rules, n_players=2))  # the two-player endgame
     top = max_points(rules)
     shape = (top + 1, top + 1)
     policy = np.zeros(shape, dtype=np.int64)
@@ -158,7 +160,11 @@ def three_tables(rules: Rules) -> dict:
     rules (64,000 states) and holds about 1 GB: 30,790 distinct turn policies of
     4,116 ``int64`` steps each.
     """
-    sol = solve_three(rules)
+    import dataclasses
+
+    # the three-player endgame; rules of 2 or 3 players go as they are, so that the
+    # solve cached for them is the one reused
+    sol = solve_three(rules if rules.n_players <= 3 else dataclasses.replace(rules, n_players=3))
     top = max_points(rules)
     shape = (top + 1, top + 1, top + 1)
     bank = _PolicyBank(rules)
@@ -292,6 +298,7 @@ def simulate_games(
     """
     import pandas as pd
 
+    rules = Rules.check(rules, default=False)
     agents = _check_agents(agents)
     n_games = check_count("n_games", n_games, 1)
     chunk_size = check_count("chunk_size", chunk_size, 1)
@@ -317,6 +324,7 @@ def tournament(rules: Rules, agents, n_games: int, seed=None) -> pd.DataFrame:
     """
     import pandas as pd
 
+    rules = Rules.check(rules, default=False)
     agents = _check_agents(agents)
     n_games = check_count("n_games", n_games, 1)
     k = len(agents)

@@ -79,6 +79,9 @@ class PlayerSheet:
     lists: pd.DataFrame
     duel: pd.DataFrame
 
+    def __post_init__(self):
+        Rules.check(self.rules, default=False)
+
     def examples(self, goal: str) -> pd.DataFrame:
         """Worked situations for ``goal`` ("ev" or "zero"): what the rule keeps and what
         perfect play keeps, indexed by ``situation``."""
@@ -240,15 +243,12 @@ def player_sheet(rules: Rules | None = None, turn_margin: float = 0.05, mp_margi
     """
     import pandas as pd
 
-    rules = Rules() if rules is None else rules
-    if not isinstance(rules, Rules):
-        raise TypeError(f"rules must be a panache.Rules, got {type(rules).__name__}")
+    from tabletop.validate import check_float
+
+    rules = Rules.check(rules)
     margins = {}
     for name, value in (("turn_margin", turn_margin), ("mp_margin", mp_margin)):
-        value = float(value)
-        if not value >= 0:
-            raise ValueError(f"{name} must be >= 0, got {value}")
-        margins[name] = value
+        margins[name] = check_float(name, value, 0.0)
     searches: dict[str, RuleSearch] = {
         goal: search_rules(rules, goal, max_clauses=max_clauses, beam=beam) for goal in GOALS
     }
@@ -323,9 +323,7 @@ def duel_keeps(rules: Rules | None = None, opponent_points: int = 20, situations
     """
     import pandas as pd
 
-    rules = Rules() if rules is None else rules
-    if not isinstance(rules, Rules):
-        raise TypeError(f"rules must be a panache.Rules, got {type(rules).__name__}")
+    rules = Rules.check(rules)
     top = max_points(rules)
     b = check_int("opponent_points", opponent_points, 1, top)
     count = check_int("count", count, 1)
@@ -389,9 +387,7 @@ def duel_spread(rules: Rules | None = None, opponent_points: int = 20) -> pd.Dat
     """
     import pandas as pd
 
-    rules = Rules() if rules is None else rules
-    if not isinstance(rules, Rules):
-        raise TypeError(f"rules must be a panache.Rules, got {type(rules).__name__}")
+    rules = Rules.check(rules)
     top = max_points(rules)
     b = check_int("opponent_points", opponent_points, 1, top)
     sol = solve_duel(rules)

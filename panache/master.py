@@ -48,6 +48,10 @@ def mp_outcome(rules: Rules, stake: int, points: int, success: bool) -> tuple[in
     >>> mp_outcome(Rules(), 12, points=20, success=False)   # Hildeberte's failed MP at 12
     (6, 0)
     """
+    from tabletop.validate import check_bool
+
+    rules = Rules.check(rules, default=False)
+    success = check_bool("success", success)
     stake = rules.check_stake(stake, points)
     return (0, stake) if success else (stake // 2, 0)
 
@@ -65,6 +69,7 @@ def mp_stakes(rules: Rules, points: int, target_points: int) -> pd.DataFrame:
     """
     import pandas as pd
 
+    rules = Rules.check(rules, default=False)
     points = check_int("points", points, 1)
     target_points = check_int("target_points", target_points, 1)
     p = mp_success(rules)

@@ -70,12 +70,14 @@ class TurnPolicy:
     """
 
     def __init__(self, n_dice: int, kept, name: str = "policy"):
+        from tabletop.validate import check_int, check_int_array
+
         set_ = object.__setattr__
-        set_(self, "n_dice", int(n_dice))
+        set_(self, "n_dice", check_int("n_dice", n_dice, 1, 8))
         set_(self, "name", str(name))
         space = dice_space(self.n_dice)
         _, entry_a, entry_r = policy_layout(self.n_dice)
-        kept = np.ascontiguousarray(kept, dtype=np.int64)
+        kept = check_int_array("kept", kept)
         if kept.shape != entry_r.shape:
             raise ValueError(
                 f"kept must have {entry_r.size} entries for {self.n_dice} dice, got {kept.shape}"
@@ -222,6 +224,7 @@ def human_policy(rules: Rules, name: str) -> TurnPolicy:
     >>> human_policy(Rules(), "nonnegative").choose((), (6, 5, 4, 2, 1))
     (6, 5)
     """
+    rules = Rules.check(rules, default=False)
     if name not in HUMAN_POLICIES:
         raise ValueError(f"name must be one of {sorted(HUMAN_POLICIES)}, got {name!r}")
     value = dict(enumerate(rules.face_values, start=1))

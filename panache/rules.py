@@ -69,6 +69,26 @@ class Rules:
     mp_stake_cap: int | None = None
     _values: np.ndarray = field(init=False, repr=False, compare=False)
 
+    @classmethod
+    def check(cls, value, name: str = "rules", *, default: bool = True) -> Rules:
+        """``value`` if it is a panache.Rules; None gives ``Rules()`` when ``default``.
+
+        Every public function taking rules calls this before any work: another game's
+        rules, a string or any other object is a ``TypeError`` naming the parameter.
+
+        Examples
+        --------
+        >>> Rules.check(None) == Rules()
+        True
+        >>> Rules.check("default")
+        Traceback (most recent call last):
+        ...
+        TypeError: rules must be a panache.Rules or None, got 'default' (str)
+        """
+        from tabletop.validate import check_rules
+
+        return check_rules(name, value, cls, default=default)
+
     def __post_init__(self):
         set_ = object.__setattr__
         set_(self, "n_dice", check_int("n_dice", self.n_dice, 1, MAX_DICE))

@@ -99,6 +99,7 @@ def simulate_turns(
     >>> totals.shape, bool(totals.min() >= -20 and totals.max() <= 5)
     ((1000,), True)
     """
+    rules = Rules.check(rules, default=False)
     totals, _ = _simulate_turns(rules, policy, n, seed, chunk_size)
     return totals
 
@@ -117,6 +118,7 @@ def simulate_attacks(
     rules: Rules, level: int, n: int, seed=None, chunk_size: int = DEFAULT_CHUNK
 ) -> np.ndarray:
     """Damage of ``n`` attacks at ``level`` (no counter-attacks): ``int64`` array."""
+    rules = Rules.check(rules, default=False)
     level = _check_level(level)
     n = check_count("n", n)
     hits = simulate_attacks_kernel(_seeds(n, seed, chunk_size), chunk_size, n, rules.n_dice, level)
@@ -147,6 +149,7 @@ def simulate_exchanges(
     chunk_size: int = DEFAULT_CHUNK,
 ) -> ExchangeSamples:
     """``n`` attack / counter-attack exchanges at ``level`` (see :func:`panache.exchange`)."""
+    rules = Rules.check(rules, default=False)
     level = _check_level(level)
     n = check_count("n", n)
     target, attacker = _counter_flags(rules, counter)

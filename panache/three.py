@@ -154,6 +154,9 @@ class ThreeSolution:
     _table: np.ndarray
     _params: dict
 
+    def __post_init__(self):
+        Rules.check(self.rules, default=False)
+
     def __eq__(self, other):
         return same_fields(self, other, skip=("_params",))  # _params: from rules and _table
 
@@ -313,7 +316,10 @@ def solve_three(rules: Rules, play_rounds: int = PLAY_ROUNDS) -> ThreeSolution:
     Parameters
     ----------
     rules : Rules
-        With ``n_players`` ignored (three players).
+        ``n_players`` 3, or 2, the default, which here reads as "not set": the
+        solve is always of three players. Four or more players are refused (a
+        ValueError naming ``n_players``): there is no solve of those tables, and a
+        three-player answer is not theirs.
     play_rounds : int
         Fictitious-play rounds in each rotation class that has no pure stationary
         equilibrium; more rounds lower the regret recorded in ``classes`` where no
@@ -322,10 +328,10 @@ def solve_three(rules: Rules, play_rounds: int = PLAY_ROUNDS) -> ThreeSolution:
     Raises
     ------
     ValueError
-        If ``play_rounds`` is below 1, or if some exchange has no equilibrium in pure
-        counter decisions (no rule set met so far).
+        If ``rules.n_players`` is above 3, if ``play_rounds`` is below 1, or if some
+        exchange has no equilibrium in pure counter decisions (no rule set met so far).
     TypeError
-        If ``play_rounds`` is not an integer.
+        If ``rules`` is not a ``panache.Rules`` or ``play_rounds`` is not an integer.
 
     Examples
     --------
@@ -333,13 +339,21 @@ def solve_three(rules: Rules, play_rounds: int = PLAY_ROUNDS) -> ThreeSolution:
     >>> round(float(sol.start.sum()), 12)
     1.0
     """
+    import dataclasses
+
     import pandas as pd
 
+    rules = Rules.check(rules, default=False)
+    if rules.n_players > 3:
+        raise ValueError(
+            f"solve_three is the three-player game: rules.n_players must be 3 (or the "
+            f"default 2), got n_players={rules.n_players}"
+        )
     play_rounds = check_count("play_rounds", play_rounds, minimum=1)
     t = turn_tables(rules)
     n = rules.n_dice
     top = max_points(rules)
-    duel = solve_duel(rules)
+    duel = solve_duel(dataclasses.replace(rules, n_players=2))  # its two-player endgames
     shared = {k: duel._params[k] for k in ("tables", "n", "hit_given", "pi", "s", "q",
                                            "counters", "max_stake")}  # fmt: skip
     hit_given, s, q = shared["hit_given"], shared["s"], shared["q"]

@@ -382,9 +382,9 @@ class RuleSearch:
 
     def shortest_within(self, margin: float) -> DecisionList:
         """The shortest list whose cost is at most ``margin`` (else the best found)."""
-        margin = float(margin)
-        if not margin >= 0:
-            raise ValueError(f"margin must be >= 0, got {margin}")
+        from tabletop.validate import check_float
+
+        margin = check_float("margin", margin, 0.0)
         for rule, cost in zip(self.best, self.table["cost"], strict=True):
             if cost <= margin:
                 return rule
@@ -426,9 +426,7 @@ def search_rules(rules: Rules | None = None, utility: str = "ev", max_clauses: i
     >>> bool(abs(found.table.loc[1, "cost"]) < 1e-12)    # exact with two dice
     True
     """
-    rules = Rules() if rules is None else rules
-    if not isinstance(rules, Rules):
-        raise TypeError(f"rules must be a panache.Rules, got {type(rules).__name__}")
+    rules = Rules.check(rules)
     if not isinstance(utility, str):
         raise TypeError(f"utility must be a utility name, got {type(utility).__name__}")
     u = utility_vector(rules, utility)

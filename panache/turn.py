@@ -127,6 +127,7 @@ def reachable_totals(rules: Rules) -> np.ndarray:
     >>> reachable_totals(Rules()).tolist() == list(range(-20, 6))
     True
     """
+    rules = Rules.check(rules, default=False)
     return turn_tables(rules).totals.copy()
 
 
@@ -145,6 +146,7 @@ def utility_vector(rules: Rules, utility) -> np.ndarray:
     ``"positive"``: 1 if it is > 0; ``"at_least:k"``: 1 if it is >= k), an array over
     :func:`reachable_totals`, or a callable of one total.
     """
+    rules = Rules.check(rules, default=False)
     totals = reachable_totals(rules)
     if isinstance(utility, str):
         name, _, arg = utility.partition(":")
@@ -267,8 +269,7 @@ def evaluate_policy(rules: Rules, policy: TurnPolicy | Callable) -> TurnDistribu
     >>> d.distribution.round(4).tolist(), d.expected_dice
     ([0.1667, 0.1667, 0.1667, 0.1667, 0.1667, 0.1667], 1.0)
     """
-    if not isinstance(rules, Rules):
-        raise TypeError(f"rules must be a panache.Rules, got {type(rules).__name__}")
+    rules = Rules.check(rules, default=False)
     policy = tabulate_policy(rules.n_dice, policy)
     if policy.n_dice != rules.n_dice:
         raise ValueError(f"policy is for {policy.n_dice} dice, rules have n_dice={rules.n_dice}")
@@ -309,8 +310,7 @@ def solve_turn(rules: Rules, utility="ev") -> TurnSolution:
     """
     import pandas as pd
 
-    if not isinstance(rules, Rules):
-        raise TypeError(f"rules must be a panache.Rules, got {type(rules).__name__}")
+    rules = Rules.check(rules, default=False)
     t = turn_tables(rules)
     n = rules.n_dice
     u = utility_vector(rules, utility)

@@ -183,8 +183,10 @@ class DeterminizingAgent:
     def __init__(self, table: Table, use_merchant: bool = True):
         if not isinstance(table, Table):
             raise TypeError(f"table must be a samarra Table, got {type(table).__name__}")
+        from tabletop.validate import check_bool
+
         self.table = table
-        self.use_merchant = bool(use_merchant)
+        self.use_merchant = check_bool("use_merchant", use_merchant)
 
     def score(self, world: Position, option: Option, me: int) -> float:
         after = _apply(world, to_action(world, option))
@@ -237,10 +239,12 @@ class ISMCTSAgent:
                  exploration: float = 0.7):  # fmt: skip
         if not isinstance(table, Table):
             raise TypeError(f"table must be a samarra Table, got {type(table).__name__}")
+        from tabletop.validate import check_float, check_int
+
         self.leaf = DeterminizingAgent(table)
-        self.iterations = int(iterations)
-        self.depth = int(depth)
-        self.exploration = float(exploration)
+        self.iterations = check_int("iterations", iterations, 1)
+        self.depth = check_int("depth", depth, 1)
+        self.exploration = check_float("exploration", exploration, 0.0)
 
     def _value(self, position: Position, me: int) -> float:
         if position.is_over:

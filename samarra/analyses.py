@@ -166,15 +166,17 @@ def balance(rules: Rules | None = None, *, n_games: int = 500, seed=0,
     """
     from tqdm import tqdm
 
-    rules = Rules() if rules is None else rules
-    if not isinstance(rules, Rules):
-        raise TypeError(f"rules must be a samarra Rules, got {type(rules).__name__}")
+    from tabletop.validate import check_bool
+
+    rules = Rules.check(rules)
+    if progress is not None:
+        progress = check_bool("progress", progress)
     n_games = check_count("n_games", n_games, 2)
     horizon = rules.horizon if rules.horizon is not None else adjudication_horizon
     horizon = check_count("adjudication_horizon", horizon)
     root = as_seed_sequence(seed)
     solved = check_solvable(solvable_rules(rules))
-    show = sys.stderr.isatty() if progress is None else bool(progress)
+    show = sys.stderr.isatty() if progress is None else progress
     seconds = solve_estimate(solved, cache_dir)
     steps = ["table", "setup game", f"horizon {horizon}", "self-play"]
     with tqdm(total=len(steps), disable=not show, file=sys.stderr, unit="step",

@@ -89,6 +89,9 @@ class HorizonGame:
     setups: list
     summary: pd.DataFrame
 
+    def __post_init__(self):
+        Rules.check(self.rules, default=False)
+
     __eq__ = same_fields
 
     def matrix(self, horizon: int) -> pd.DataFrame:
@@ -123,8 +126,9 @@ def solve_horizon(rules: Rules | None = None, max_horizon: int = 60, table: Tabl
     """
     import pandas as pd
 
+    rules = Rules.check(rules)  # checked even when the table's rules are used
     if table is None:
-        table = solve(Rules() if rules is None else rules, **solve_options)
+        table = solve(rules, **solve_options)
     rules = table.rules
     names = setups(rules)
     starts = [start_position(rules, b, w) for b in names for w in names]

@@ -104,9 +104,7 @@ class Position:
 
     def __post_init__(self):
         set_ = object.__setattr__
-        rules = self.rules
-        if not isinstance(rules, Rules):
-            raise TypeError(f"rules must be a samarra.Rules, got {type(rules).__name__}")
+        rules = Rules.check(self.rules, default=False)
         cells = self.cells
         if isinstance(cells, str | bytes) or not hasattr(cells, "__len__") or len(cells) != 6:
             raise ValueError(f"cells must hold 6 cells (-1 for dead), got {cells!r}")
@@ -269,7 +267,9 @@ def parse_position(text: str, rules: Rules | None = None) -> Position:
     >>> p.cells, p.revealed[1]
     ((0, 4, 2, 6, 3, 8), True)
     """
-    rules = Rules() if rules is None else rules
+    rules = Rules.check(rules)
+    if not isinstance(text, str):
+        raise TypeError(f"text must be a str, got {type(text).__name__}")
     lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
     if len(lines) < 2 + rules.length:
         raise ValueError(
@@ -352,6 +352,7 @@ def setups(rules: Rules) -> list[str]:
     >>> len(setups(Rules(width=4)))
     24
     """
+    rules = Rules.check(rules, default=False)
     out = []
     for cols in itertools.permutations(range(rules.width), 3):
         row = ["."] * rules.width
@@ -384,6 +385,7 @@ def start_position(rules: Rules, black: str, white: str) -> Position:
     >>> start_position(Rules(), "SMD", "SMD").cells
     (0, 1, 2, 12, 13, 14)
     """
+    rules = Rules.check(rules, default=False)
     top = (rules.length - 1) * rules.width
     cells = _setup_cols(rules, black, "black setup") + [
         top + c for c in _setup_cols(rules, white, "white setup")

@@ -58,6 +58,9 @@ class SetupGame:
     white: pd.Series
     gap: float
 
+    def __post_init__(self):
+        Rules.check(self.rules, default=False)
+
     __eq__ = same_fields
 
     @property
@@ -125,8 +128,9 @@ def setup_game(rules: Rules | None = None, table: Table | None = None, **solve_o
     """
     import pandas as pd
 
+    rules = Rules.check(rules)  # checked even when the table's rules are used
     if table is None:
-        table = solve(Rules() if rules is None else rules, **solve_options)
+        table = solve(rules, **solve_options)
     elif not isinstance(table, Table):
         raise TypeError(f"table must be a samarra Table, got {type(table).__name__}")
     payoff, distance = setup_values(table)

@@ -34,6 +34,7 @@ def play_game(rules: Rules, black, white, rng: random.Random, black_setup: str |
     >>> result.winner in (None, 0, 1)
     True
     """
+    rules = Rules.check(rules, default=False)
     names = setups(rules)
     b = rng.choice(names) if black_setup is None else black_setup
     w = rng.choice(names) if white_setup is None else white_setup
@@ -57,6 +58,7 @@ def play_games(rules: Rules, black, white, n_games: int, seed=None) -> pd.DataFr
     """
     import pandas as pd
 
+    rules = Rules.check(rules, default=False)
     n_games = check_count("n_games", n_games, 1)
     rng = random.Random(int(as_generator(seed).integers(2**63)))
     rows = []
@@ -89,6 +91,7 @@ def tournament(rules: Rules, agents: dict, n_games: int, seed=None,
     """
     import pandas as pd
 
+    rules = Rules.check(rules, default=False)
     if not isinstance(agents, dict) or len(agents) < 1:
         raise ValueError(f"agents must be a non-empty dict name -> agent, got {agents!r}")
     if pairings is None:

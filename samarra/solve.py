@@ -180,6 +180,7 @@ def n_states(rules: Rules) -> int:
     >>> n_states(Rules()), n_states(Rules(length=4)), n_states(Rules(length=3))
     (127436400, 24544080, 2473632)
     """
+    rules = Rules.check(rules, default=False)
     return geometry(rules).n_states
 
 
@@ -219,8 +220,7 @@ def state_of(position: Position) -> tuple[np.ndarray, np.ndarray, int, int]:
 
 def check_solvable(rules: Rules) -> Rules:
     """Refuse rules the retrograde solve does not cover, naming the knob."""
-    if not isinstance(rules, Rules):
-        raise TypeError(f"rules must be a samarra.Rules, got {type(rules).__name__}")
+    rules = Rules.check(rules, default=False)
     if rules.horizon is not None:
         raise ValueError(f"solve ignores the horizon: use samarra.solve_horizon, got "
                          f"horizon={rules.horizon}")  # fmt: skip
@@ -262,7 +262,7 @@ class Table:
     """
 
     def __init__(self, rules: Rules, dist: np.ndarray, geo: Geometry | None = None):
-        self.rules = rules
+        self.rules = Rules.check(rules, default=False)
         self.dist = np.asarray(dist).view()
         self.dist.flags.writeable = False
         self.geometry = geometry(rules) if geo is None else geo
@@ -432,7 +432,10 @@ def solve(rules: Rules | None = None, cache: bool = True, directory=None) -> Tab
     >>> sum(table.counts.values()) == n_states(Rules(length=3))
     True
     """
-    rules = check_solvable(Rules() if rules is None else rules)
+    from tabletop.validate import check_bool
+
+    rules = check_solvable(Rules.check(rules))
+    cache = check_bool("cache", cache)
     geo = geometry(rules)
     path = cache_path(rules, directory)
     if cache:

@@ -249,7 +249,13 @@ def memoize(maxsize: int | None = 128) -> Callable:
 
         @functools.wraps(fn)
         def memoized(*args, **kwargs):
-            answer, plan = stored(*args, **kwargs)
+            try:
+                hash((args, tuple(kwargs.items())))
+            except TypeError:  # no key: the function's own checks name the bad argument
+                answer = freeze(fn(*args, **kwargs))
+                plan = _plan(answer)
+            else:
+                answer, plan = stored(*args, **kwargs)
             return handout(answer, plan) if plan else answer
 
         memoized.cache_info = stored.cache_info

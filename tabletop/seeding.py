@@ -93,9 +93,8 @@ def chunk_seeds(seed: SeedLike, n_chunks: int) -> np.ndarray:
 
 
 def check_count(name: str, value, minimum: int = 0) -> int:
-    """Validate a count argument (``n``, ``chunk_size``...) and return it as ``int``."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
-    if value < minimum:
-        raise ValueError(f"{name} must be >= {minimum}, got {value}")
-    return int(value)
+    """Validate a count argument (``n``, ``chunk_size``...) and return it as ``int``
+    (:func:`tabletop.validate.check_int` with no upper bound)."""
+    from tabletop.validate import check_int
+
+    return check_int(name, value, minimum)

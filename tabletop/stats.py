@@ -43,7 +43,9 @@ class MonteCarloEstimate:
 
     def z_score(self, exact: float) -> float:
         """How many standard errors the estimate lies from ``exact`` (inf if stderr is 0)."""
-        gap = self.mean - exact
+        from tabletop.validate import check_float
+
+        gap = self.mean - check_float("exact", exact)
         if self.stderr == 0:
             return 0.0 if gap == 0 else math.inf
         return gap / self.stderr
@@ -58,6 +60,9 @@ def estimate_mean(samples) -> MonteCarloEstimate:
     0.5
     """
     x = np.asarray(samples, dtype=np.float64).ravel()
+    if not np.isfinite(x).all():
+        raise ValueError(f"samples must be finite numbers, got {x.size} values with "
+                         f"{int((~np.isfinite(x)).sum())} NaN or infinite")  # fmt: skip
     if x.size < 2:
         raise ValueError(f"samples must hold at least 2 values, got {x.size}")
     return MonteCarloEstimate(float(x.mean()), float(x.std(ddof=1) / math.sqrt(x.size)), x.size)
@@ -65,6 +70,9 @@ def estimate_mean(samples) -> MonteCarloEstimate:
 
 def estimate_proportion(successes: int, n: int) -> MonteCarloEstimate:
     """A proportion ``successes / n`` with its binomial standard error."""
+    from tabletop.validate import check_int
+
+    successes, n = check_int("successes", successes, 0), check_int("n", n, 1)
     if n <= 0 or not 0 <= successes <= n:
         raise ValueError(f"need 0 <= successes <= n and n > 0, got successes={successes}, n={n}")
     p = successes / n
@@ -75,6 +83,11 @@ def proportion_ci(successes: int, n: int, level: float = 0.95) -> tuple[float, f
     """Wilson score interval for a binomial proportion (scipy's ``binomtest``)."""
     from scipy import stats
 
+    from tabletop.validate import check_float, check_int
+
+    n = check_int("n", n, 1)
+    successes = check_int("successes", successes, 0, n)
+    level = check_float("level", level, 0.0, 1.0, low_open=True, high_open=True)
     ci = stats.binomtest(int(successes), int(n)).proportion_ci(level, method="wilson")
     return float(ci.low), float(ci.high)
 
@@ -88,12 +101,18 @@ def chi_square_test(observed, expected_probs, min_expected: float = 5.0) -> floa
 
     Parameters
     ----------
-    observed : array_like of int
-        Observed counts per outcome.
-    expected_probs : array_like of float
-        Exact probability of each outcome (same length, summing to 1).
+    observed : array_like of int, 1-D
+        Observed counts per outcome (finite, >= 0, not all 0).
+    expected_probs : array_like of float, 1-D
+        Exact probability of each outcome (same length, >= 0, summing to 1 within 1e-9).
     min_expected : float
-        Smallest expected count per pooled cell.
+        Smallest expected count per pooled cell (> 0).
+
+    Raises
+    ------
+    TypeError, ValueError
+        For counts that are negative, NaN or infinite, probabilities that are not a
+        probability vector, or lengths that differ: never a p-value from bad input.
 
     Returns
     -------
@@ -102,14 +121,17 @@ def chi_square_test(observed, expected_probs, min_expected: float = 5.0) -> floa
     """
     from scipy import stats
 
-    obs = np.asarray(observed, dtype=np.float64).ravel()
-    probs = np.asarray(expected_probs, dtype=np.float64).ravel()
+    from tabletop.validate import check_counts, check_float, check_probabilities
+
+    obs = check_counts("observed", observed)
+    probs = check_probabilities("expected_probs", expected_probs)
     if obs.shape != probs.shape:
         raise ValueError(
             f"observed and expected_probs differ in length: {obs.size} vs {probs.size}"
         )
-    if not math.isclose(probs.sum(), 1.0, abs_tol=1e-9):
-        raise ValueError(f"expected_probs must sum to 1, got {probs.sum()!r}")
+    min_expected = check_float("min_expected", min_expected, 0.0, low_open=True)
+    if obs.sum() == 0:
+        raise ValueError("observed must hold at least one observation, got counts all 0")
     if np.any(obs[probs <= 0] > 0):
         return 0.0
     n = obs.sum()

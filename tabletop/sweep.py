@@ -492,6 +492,10 @@ def sweep(
     """
     from tqdm import tqdm
 
+    from tabletop.validate import check_bool
+
+    if progress is not None:
+        progress = check_bool("progress", progress)
     if isinstance(analysis, str):
         analysis, name = _named_analysis(analysis, name)
     if not callable(analysis):
@@ -528,7 +532,7 @@ def sweep(
         else:
             rows[i] = _with_knobs(knobs, cached)
     n_cached = len(rows)
-    show = sys.stderr.isatty() if progress is None else bool(progress)
+    show = sys.stderr.isatty() if progress is None else progress
     with tqdm(
         total=len(variants), initial=n_cached, disable=not show, desc=label.rsplit(".")[-1],
         unit="task", file=sys.stderr,

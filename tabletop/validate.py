@@ -1,18 +1,43 @@
 """Checks for rule knobs and arguments, written once for every game.
 
-Each returns the value converted (``int``, ``bool``, ``str``) or raises an error that
-names the field, the value and what is allowed.
+Every exported function checks its arguments with these before any work. Each check
+returns the value converted (``int``, ``float``, ``bool``, ``str``, a C-ordered float64
+array, the rules object) or raises a ``TypeError`` (wrong kind of value) or a
+``ValueError`` (right kind, outside what is allowed) whose message names the parameter,
+the value received and what is allowed. Nothing is converted silently: ``32.7`` is not
+an integer, ``'yes'`` is not a boolean, NaN is not a number in any range, and a
+probability vector that sums to 1.01 is not a probability vector.
 """
 
 from __future__ import annotations
 
+import math
 import numbers
 
 import numpy as np
 
+#: Largest gap from 1 allowed in the sum of a probability vector.
+PROBABILITY_TOLERANCE = 1e-9
 
-def check_int(name: str, value, low: int, high: int | None = None) -> int:
-    """An int in ``low..high`` (``high`` None: no upper bound).
+
+def _show(value, width: int = 80) -> str:
+    """``repr(value)`` cut to ``width`` characters (rules objects and arrays can be long)."""
+    text = repr(value.tolist()) if isinstance(value, np.ndarray) else repr(value)
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
+def _kind(value) -> str:
+    """The type's name, with its package when it is not a builtin (``citadel.Rules``)."""
+    kind = type(value)
+    package = kind.__module__.split(".")[0]
+    return kind.__name__ if package == "builtins" else f"{package}.{kind.__name__}"
+
+
+def check_int(name: str, value, low: int | None, high: int | None = None) -> int:
+    """An int in ``low..high`` (None: no bound on that side).
+
+    Python and numpy integers are accepted; bools, floats (even ``2.0``) and strings
+    are refused, never truncated.
 
     Examples
     --------
@@ -22,25 +47,215 @@ def check_int(name: str, value, low: int, high: int | None = None) -> int:
     Traceback (most recent call last):
     ...
     ValueError: radius must be 1..50, got 0
+    >>> check_int("amount", 32.7, 0)
+    Traceback (most recent call last):
+    ...
+    TypeError: amount must be an int, got 32.7 (float)
     """
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be an int, got {value!r} ({type(value).__name__})")
+    if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an int, got {_show(value)} ({_kind(value)})")
     value = int(value)
-    if value < low or (high is not None and value > high):
-        allowed = f"{low}..{high}" if high is not None else f">= {low}"
+    if (low is not None and value < low) or (high is not None and value > high):
+        if low is not None and high is not None:
+            allowed = f"{low}..{high}"
+        else:
+            allowed = f">= {low}" if low is not None else f"<= {high}"
         raise ValueError(f"{name} must be {allowed}, got {value}")
     return value
 
 
+def check_float(
+    name: str,
+    value,
+    low: float | None = None,
+    high: float | None = None,
+    *,
+    low_open: bool = False,
+    high_open: bool = False,
+) -> float:
+    """A finite real number in the interval from ``low`` to ``high`` (None: unbounded).
+
+    Ints and numpy numbers are accepted and converted to ``float``; bools, strings,
+    NaN and infinities are refused. ``low_open`` / ``high_open`` exclude the bound.
+
+    Examples
+    --------
+    >>> check_float("margin", 1, 0.0)
+    1.0
+    >>> check_float("margin", float("nan"), 0.0)
+    Traceback (most recent call last):
+    ...
+    ValueError: margin must be a finite number >= 0.0, got nan
+    >>> check_float("level", 1.0, 0.0, 1.0, low_open=True, high_open=True)
+    Traceback (most recent call last):
+    ...
+    ValueError: level must be a finite number in (0.0, 1.0), got 1.0
+    """
+    if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a real number, got {_show(value)} ({_kind(value)})")
+    value = float(value)
+    too_low = low is not None and (value <= low if low_open else value < low)
+    too_high = high is not None and (value >= high if high_open else value > high)
+    if not math.isfinite(value) or too_low or too_high:
+        if low is not None and high is not None:
+            allowed = f" in {'(' if low_open else '['}{low}, {high}{')' if high_open else ']'}"
+        elif low is not None:
+            allowed = f" {'>' if low_open else '>='} {low}"
+        elif high is not None:
+            allowed = f" {'<' if high_open else '<='} {high}"
+        else:
+            allowed = ""
+        raise ValueError(f"{name} must be a finite number{allowed}, got {value!r}")
+    return value
+
+
 def check_bool(name: str, value) -> bool:
-    """True or False (numpy booleans accepted)."""
+    """True or False (numpy booleans accepted; 1, 'yes' and 'no' refused).
+
+    Examples
+    --------
+    >>> check_bool("launched", "no")
+    Traceback (most recent call last):
+    ...
+    TypeError: launched must be True or False, got 'no' (str)
+    """
     if not isinstance(value, bool | np.bool_):
-        raise TypeError(f"{name} must be True or False, got {value!r}")
+        raise TypeError(f"{name} must be True or False, got {_show(value)} ({_kind(value)})")
     return bool(value)
 
 
 def check_choice(name: str, value, choices: tuple[str, ...]) -> str:
     """One of ``choices``."""
-    if value not in choices:
-        raise ValueError(f"{name} must be one of {choices}, got {value!r}")
+    try:
+        known = value in choices
+    except TypeError:  # an unhashable or uncomparable value is no choice either
+        known = False
+    if not known:
+        raise ValueError(f"{name} must be one of {choices}, got {_show(value)}")
     return str(value)
+
+
+def check_rules(name: str, value, cls: type, *, default: bool = True):
+    """An instance of the game's rules class ``cls``; None gives ``cls()`` if ``default``.
+
+    Another game's rules, a string or any other object is a ``TypeError`` naming the
+    parameter: every function checks its rules before any work, so a wrong object
+    never fails later deep inside with an ``AttributeError``.
+
+    Examples
+    --------
+    >>> from citadel import Rules
+    >>> check_rules("rules", None, Rules) == Rules()
+    True
+    >>> check_rules("rules", "default", Rules)
+    Traceback (most recent call last):
+    ...
+    TypeError: rules must be a citadel.Rules or None, got 'default' (str)
+    """
+    if value is None and default:
+        return cls()
+    if not isinstance(value, cls):
+        game = cls.__module__.split(".")[0]
+        allowed = f"{game}.{cls.__name__}" + (" or None" if default else "")
+        raise TypeError(f"{name} must be a {allowed}, got {_show(value)} ({_kind(value)})")
+    return value
+
+
+def _as_float_array(name: str, value, what: str) -> np.ndarray:
+    """``value`` as a C-ordered float64 array; a TypeError for non-numbers (bools, strings)."""
+    if isinstance(value, str | bytes):
+        raise TypeError(f"{name} must be {what}, got {_show(value)} ({_kind(value)})")
+    try:
+        raw = np.asarray(value)
+    except (TypeError, ValueError):  # ragged nested sequences
+        raise TypeError(f"{name} must be {what}, got {_show(value)} ({_kind(value)})") from None
+    if raw.dtype.kind not in "iuf":
+        raise TypeError(f"{name} must be {what} (ints or floats), got {_show(value)} "
+                        f"(dtype {raw.dtype})")  # fmt: skip
+    return np.ascontiguousarray(raw, dtype=np.float64)
+
+
+def check_probabilities(name: str, value, size: int | None = None) -> np.ndarray:
+    """A probability vector: 1-D, finite, non-negative, summing to 1 within 1e-9.
+
+    Used for mixed strategies and exact distributions. ``size``: the length it must
+    have. Returned as a C-ordered float64 array, as given (not renormalised).
+
+    Examples
+    --------
+    >>> check_probabilities("strategy", [0.25, 0.75]).tolist()
+    [0.25, 0.75]
+    >>> check_probabilities("strategy", [1.0, 1.0])
+    Traceback (most recent call last):
+    ...
+    ValueError: strategy must be non-negative and sum to 1 (within 1e-09), got [1.0, 1.0] (sum 2.0)
+    """
+    what = "a probability vector"
+    p = _as_float_array(name, value, what)
+    if p.ndim != 1 or p.size == 0:
+        raise ValueError(f"{name} must be a non-empty 1-D array, got shape {p.shape}")
+    if size is not None and p.size != size:
+        raise ValueError(f"{name} must hold {size} probabilities, got {p.size}")
+    if not np.isfinite(p).all():
+        raise ValueError(f"{name} must hold finite probabilities, got {_show(p)}")
+    total = float(p.sum())
+    if (p < 0).any() or abs(total - 1.0) > PROBABILITY_TOLERANCE:
+        raise ValueError(f"{name} must be non-negative and sum to 1 (within "
+                         f"{PROBABILITY_TOLERANCE:g}), got {_show(p)} (sum {total!r})")  # fmt: skip
+    return p
+
+
+def check_counts(name: str, value, size: int | None = None) -> np.ndarray:
+    """Counts: a non-empty 1-D array of finite, non-negative numbers.
+
+    Returned as a C-ordered float64 array. ``size``: the length it must have.
+
+    Examples
+    --------
+    >>> check_counts("observed", [3, 0, 2]).tolist()
+    [3.0, 0.0, 2.0]
+    >>> check_counts("observed", [3, float("nan")])
+    Traceback (most recent call last):
+    ...
+    ValueError: observed must hold finite counts >= 0, got [3.0, nan]
+    """
+    what = "an array of counts"
+    c = _as_float_array(name, value, what)
+    if c.ndim != 1 or c.size == 0:
+        raise ValueError(f"{name} must be a non-empty 1-D array, got shape {c.shape}")
+    if size is not None and c.size != size:
+        raise ValueError(f"{name} must hold {size} counts, got {c.size}")
+    if not np.isfinite(c).all() or (c < 0).any():
+        raise ValueError(f"{name} must hold finite counts >= 0, got {_show(c)}")
+    return c
+
+
+def check_int_array(name: str, value, ndim: int | None = None) -> np.ndarray:
+    """An array of integers, as a C-ordered int64 array (``ndim``: the dimensions it must have).
+
+    The array's dtype must be an integer one: floats (even ``32.0``), bools and strings
+    are refused, never truncated. Ranges are checked by the caller, which knows them.
+
+    Examples
+    --------
+    >>> check_int_array("amounts", [[32, 18]], 2).tolist()
+    [[32, 18]]
+    >>> check_int_array("amounts", [[32.7, 18]], 2)
+    Traceback (most recent call last):
+    ...
+    TypeError: amounts must be an array of ints, got [[32.7, 18]] (dtype float64)
+    """
+    if isinstance(value, str | bytes):
+        raise TypeError(f"{name} must be an array of ints, got {_show(value)} ({_kind(value)})")
+    try:
+        raw = np.asarray(value)
+    except (TypeError, ValueError):  # ragged nested sequences
+        raise TypeError(f"{name} must be an array of ints, got {_show(value)} "
+                        f"({_kind(value)})") from None  # fmt: skip
+    if raw.dtype.kind not in "iu":
+        raise TypeError(f"{name} must be an array of ints, got {_show(value)} (dtype {raw.dtype})")
+    if raw.dtype.kind == "u" and raw.size and raw.max() > np.iinfo(np.int64).max:
+        raise ValueError(f"{name} must fit in int64, got a maximum of {raw.max()}")
+    if ndim is not None and raw.ndim != ndim:
+        raise ValueError(f"{name} must be a {ndim}-D array, got shape {raw.shape}")
+    return np.ascontiguousarray(raw, dtype=np.int64)

@@ -72,7 +72,7 @@ def test_coalitions_need_abstention():
 
 
 def test_bad_input():
-    with pytest.raises(TypeError, match="rules must be a citadel Rules"):
+    with pytest.raises(TypeError, match=r"rules must be a citadel\.Rules or None"):
         balance(3)
     with pytest.raises(ValueError, match="grid must be >= 1, got 0"):
         balance(RULES, duel_grid=0)

@@ -157,3 +157,15 @@ def test_bad_states_and_counts():
         sol.value(0, 0, 10, 7)
     with pytest.raises(ValueError, match="n must be >= 1"):
         simulate_sides(sol, 0)
+
+
+@pytest.mark.parametrize("bad", ["yes", "no", 1, None])
+def test_truthy_values_are_not_booleans(bad):
+    # compass="yes" (and "no") used to be taken as True, and the larger game solved
+    rules = Rules(radius=1, capital=10, bid_step=5)
+    with pytest.raises(TypeError, match=f"compass must be True or False, got {bad!r}"):
+        solve_sides(rules, "NE", compass=bad)
+    with pytest.raises(TypeError, match=f"compass must be True or False, got {bad!r}"):
+        coalition_values(rules, compass=bad)
+    with pytest.raises(TypeError, match=f"use_symmetry must be True or False, got {bad!r}"):
+        alliance_analysis(rules, use_symmetry=bad)

@@ -78,3 +78,25 @@ def test_agents_validate():
         play_game(Rules(), [agent("straight")])
     with pytest.raises(ValueError, match="unknown agent"):
         agent("bold")
+
+
+@pytest.mark.parametrize(
+    ("state", "error", "message"),
+    [
+        (GameState((0, 2), (10, 10)), ValueError,
+         r"state.pawn \(0, 2\) is off the board: cells are -1..1"),
+        (GameState((-5, 0), (10, 10)), ValueError, r"state.pawn \(-5, 0\) is off the board"),
+        (GameState((0, 0.5), (10, 10)), TypeError, r"state.pawn\[1\] must be an int, got 0.5"),
+        (GameState((0, 0), (10,)), ValueError,
+         r"state.capitals must hold one capital per seat \(2\)"),
+        (GameState((0, 0), (10, -3)), ValueError, r"state.capitals\[1\] must be >= 0, got -3"),
+        (GameState((0, 0), (10, 7.5)), TypeError, r"state.capitals\[1\] must be an int, got 7.5"),
+        (GameState((0, 0), (10, 10), 200), ValueError, r"state.round must be 0..199, got 200"),
+        ("start", TypeError, "state must be a citadel.GameState, got str"),
+    ],
+)  # fmt: skip
+def test_a_round_is_played_only_from_a_state_on_the_board(state, error, message):
+    # a pawn off the board used to be moved further and scored as a win
+    rules = Rules(n_players=2, radius=1, max_rounds=200)
+    with pytest.raises(error, match=message):
+        play_round(state, [(3, "N"), (2, "S")], rules)

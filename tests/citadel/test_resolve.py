@@ -266,3 +266,19 @@ def test_kernel_agrees_with_reference(n, resolution, payment):
         ref = resolve_reference(amounts[i], directions[i], resolution, payment)
         assert tuple(steps[i]) == ref.step, (amounts[i], directions[i])
         assert tuple(pays[i]) == ref.pays and tuple(fee[i]) == ref.fee
+
+
+def test_batches_and_capitals_are_never_truncated():
+    # an amount of 32.7 used to be resolved as 32
+    with pytest.raises(TypeError, match=r"amounts must be an array of ints, got \[\[32.7, 32,"):
+        resolve_many([[32.7, 32, 18, 5]], [[0, 2, 4, 7]])
+    with pytest.raises(TypeError, match=r"directions must be an array of ints, got \[\[0.5, 2,"):
+        resolve_many([[32, 32, 18, 5]], [[0.5, 2, 4, 7]])
+    with pytest.raises(TypeError, match="amounts must be an array of ints"):
+        resolve_many([["32", "32", "18", "5"]], [[0, 2, 4, 7]])
+    with pytest.raises(TypeError, match=r"capitals\[2\] must be an int, got 20.5 \(float\)"):
+        resolve([(10, "N"), (0, None), (20, "S"), (0, None)], capitals=[100, 100, 20.5, 100])
+    with pytest.raises(ValueError, match=r"capitals\[1\] must be >= 0, got -1"):
+        resolve([(10, "N"), (0, None), (0, None), (0, None)], capitals=[100, -1, 20, 100])
+    steps, pays, _ = resolve_many(np.array([[32, 32, 18, 5]], dtype=np.int32), [[0, 2, 4, 7]])
+    assert steps.tolist() == [[1, 1]] and pays.tolist() == [[32, 32, 18, 5]]

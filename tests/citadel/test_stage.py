@@ -158,3 +158,32 @@ def test_four_player_stage_game():
                                res.strategies), atol=1e-12)  # fmt: skip
     with pytest.raises(ValueError, match="4 seats"):
         stage_payoffs(rules, state, orders[:3], progress)
+
+
+PENNIES = np.array([[1.0, -1.0], [-1.0, 1.0]])
+
+
+@pytest.mark.parametrize(
+    ("strategies", "message"),
+    [
+        ([[1.0, 1.0], [0.5, 0.5]], r"strategies\[0\] must be non-negative and sum to 1"),
+        ([[0.5, 0.5], [1.5, -0.5]], r"strategies\[1\] must be non-negative and sum to 1"),
+        ([[0.5, 0.5], [np.nan, 1.0]], r"strategies\[1\] must hold finite probabilities"),
+        ([[0.5, 0.5], [1.0]], r"strategies\[1\] must hold 2 probabilities, got 1"),
+        ([[0.5, 0.5]], r"strategies must hold one mixed strategy per player \(2\), got 1"),
+    ],
+)  # fmt: skip
+def test_exploitability_refuses_what_is_not_a_mixed_strategy(strategies, message):
+    # unnormalised and negative strategies used to give a number (e.g. [1, 1] vs the mix)
+    with pytest.raises(ValueError, match=message):
+        exploitability([PENNIES, -PENNIES], strategies)
+
+
+def test_regret_matching_needs_an_iteration_and_finite_payoffs():
+    # 0 iterations used to return NaN strategies (0 / 0) with their "exploitability"
+    for bad, error in ((0, ValueError), (-5, ValueError), (2.5, TypeError), (True, TypeError)):
+        with pytest.raises(error, match="iterations must be"):
+            regret_matching([PENNIES, -PENNIES], bad)
+    with pytest.raises(ValueError, match="payoffs must hold finite numbers"):
+        regret_matching([PENNIES, np.array([[np.nan, 1.0], [1.0, -1.0]])], 10)
+    assert regret_matching([PENNIES, -PENNIES], 1).iterations == 1

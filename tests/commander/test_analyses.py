@@ -55,7 +55,7 @@ def test_an_independent_run_falls_within_the_intervals(card):
 
 
 def test_bad_input():
-    with pytest.raises(TypeError, match="rules must be a commander Rules"):
+    with pytest.raises(TypeError, match=r"rules must be a commander\.Rules or None"):
         balance({"win_gold": 6})
     with pytest.raises(ValueError, match="max_rounds must be >= 1, got 0"):
         balance(RULES, max_rounds=0)

@@ -185,3 +185,14 @@ def test_referendum_odds_from_sample_crews_match_monte_carlo():
     f = pro[rng.random((n, len(pro))).argsort(axis=1)[:, :2]].sum(axis=1) + 1
     a = con[rng.random((n, len(con))).argsort(axis=1)[:, :3]].sum(axis=1)
     assert abs(estimate_proportion(int((f > a).sum()), n).z_score(exact)) < Z_TOL
+
+
+@pytest.mark.parametrize("bad", ["no", "yes", 0, None])
+def test_launched_must_be_a_boolean(bad):
+    # launched="no" used to be truthy: the launcher's bonus was counted
+    from commander.conflicts import referendum_odds
+
+    with pytest.raises(TypeError, match=f"launched must be True or False, got {bad!r}"):
+        referendum([2, 1], [3], launched=bad)
+    with pytest.raises(TypeError, match=f"launched must be True or False, got {bad!r}"):
+        referendum_odds([1, 2, 4], 1, [3], 1, launched=bad)

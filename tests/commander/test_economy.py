@@ -104,7 +104,7 @@ def test_no_record():
         ({"strategies": [Strategy()]}, "one Strategy per player"),
         ({"strategies": [Strategy(), "greedy"]}, r"strategies\[1\] must be a Strategy"),
         ({"n": 0}, "n must be >= 1, got 0"),
-        ({"n": 2.0}, "n must be an int, got float"),
+        ({"n": 2.0}, r"n must be an int, got 2\.0 \(float\)"),
         ({"max_rounds": 0}, "max_rounds must be >= 1"),
     ],
 )
@@ -116,10 +116,26 @@ def test_bad_arguments(kwargs, message):
 
 
 def test_strategy_validation():
-    with pytest.raises(ValueError, match="hire_target must be an int >= 0, got -1"):
+    with pytest.raises(ValueError, match="hire_target must be >= 0, got -1"):
         Strategy(hire_target=-1)
-    with pytest.raises(TypeError, match="buy_max_rate must be a number"):
+    with pytest.raises(TypeError, match="buy_max_rate must be an int, got 'low'"):
         Strategy(buy_max_rate="low")
+
+
+def test_strategy_refuses_a_nan_margin_and_fractional_counts():
+    # raid_margin=nan used to be taken, and silently meant "never raid"
+    with pytest.raises(ValueError, match="raid_margin must be a finite number, got nan"):
+        Strategy(raid_margin=float("nan"))
+    with pytest.raises(TypeError, match=r"raid_margin must be a real number, got 'high' \(str\)"):
+        Strategy(raid_margin="high")
+    with pytest.raises(TypeError, match=r"hire_target must be an int, got 2.5 \(float\)"):
+        Strategy(hire_target=2.5)
+    with pytest.raises(TypeError, match=r"attach_reserve must be an int, got inf \(float\)"):
+        Strategy(attach_reserve=float("inf"))
+    assert Strategy(raid_margin=float("inf")).raid_margin == float("inf")
+    assert Strategy(raid_margin=-np.inf).raid_margin == -float("inf")
+    assert type(Strategy(hire_target=np.int64(2)).hire_target) is int
+    assert type(Strategy(raid_margin=0).raid_margin) is float
 
 
 def test_deck_without_lair_cannot_play():

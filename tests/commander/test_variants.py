@@ -46,5 +46,5 @@ def test_economy_variants_rows_and_common_seed():
 def test_bad_variants():
     with pytest.raises(TypeError, match="non-empty mapping"):
         race_variants({}, income=1)
-    with pytest.raises(TypeError, match=r"variants\['x'\] must be a Rules"):
+    with pytest.raises(TypeError, match=r"variants\[.x.\] must be a commander\.Rules, got 3"):
         race_variants({"x": 3}, income=1)

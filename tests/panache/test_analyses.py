@@ -70,7 +70,7 @@ def test_reproducible_on_any_thread_count(card, one_thread):
 
 
 def test_bad_input():
-    with pytest.raises(TypeError, match="rules must be a panache Rules"):
+    with pytest.raises(TypeError, match=r"rules must be a panache\.Rules or None"):
         balance("seed")
     with pytest.raises(ValueError, match="n_games must be >= 2, got 1"):
         balance(RULES, n_games=1)

@@ -78,3 +78,8 @@ def test_accepts_a_decision_list_and_checks_its_inputs():
         committed_duel(rules, None, solve_turn(Rules(), "zero").policy)
     with pytest.raises(TypeError, match=r"rules must be a panache\.Rules"):
         committed_duel("rules")
+
+
+def test_the_committed_duel_refuses_rules_for_a_larger_table():
+    with pytest.raises(ValueError, match=r"rules\.n_players must be 2, got n_players=3"):
+        committed_duel(Rules(n_dice=3, start_points=6, n_players=3))

@@ -55,3 +55,22 @@ def test_one_point_each_the_mover_cannot_afford_a_negative_total():
     sol = solve_duel(Rules())
     u = sol.turn_utility(1, 1)
     assert (u[u.index < 0] == 0).all()
+
+
+@pytest.mark.parametrize("n_players", [3, 4])
+def test_the_duel_refuses_rules_for_a_larger_table(n_players):
+    # the duel used to be solved for Rules(n_players=3) as if they said 2
+    rules = Rules(start_points=6, n_dice=3, n_players=n_players)
+    with pytest.raises(ValueError, match=rf"rules\.n_players must be 2, got n_players={n_players}"):
+        solve_duel(rules)
+    import dataclasses
+
+    assert solve_duel(dataclasses.replace(rules, n_players=2)).first_player_win > 0
+
+
+def test_the_duel_refuses_what_is_not_panache_rules():
+    import citadel
+
+    for bad in (citadel.Rules(), "default", None):
+        with pytest.raises(TypeError, match=r"^rules must be a panache\.Rules, got"):
+            solve_duel(bad)

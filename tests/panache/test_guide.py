@@ -106,7 +106,9 @@ def test_duel_spread_matches_the_duel():
 
 
 def test_bad_inputs():
-    with pytest.raises(ValueError, match="turn_margin must be >= 0"):
+    with pytest.raises(ValueError, match="turn_margin must be a finite number >= 0"):
         player_sheet(RULES, turn_margin=-0.1)
+    with pytest.raises(ValueError, match=r"mp_margin must be a finite number >= 0\.0, got nan"):
+        player_sheet(RULES, mp_margin=float("nan"))
     with pytest.raises(TypeError, match=re.escape("rules must be a panache.Rules")):
         player_sheet("default")

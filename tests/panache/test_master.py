@@ -44,3 +44,9 @@ def test_stake_table():
     assert table.loc[30, "expected_target_loss"] == pytest.approx(p * 10)
     with pytest.raises(ValueError, match="points must be >= 1"):
         mp_stakes(rules, points=0, target_points=10)
+
+
+def test_mp_outcome_takes_only_a_boolean_success():
+    # success="no" used to count as a success
+    with pytest.raises(TypeError, match="success must be True or False, got 'no'"):
+        mp_outcome(Rules(), 12, points=20, success="no")

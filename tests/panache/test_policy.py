@@ -75,3 +75,11 @@ def test_frame_first_roll_probabilities():
     assert len(first) == 252
     assert first["p_roll"].sum() == pytest.approx(1.0, abs=1e-14)
     assert (first["set_aside_total"] == 0).all()
+
+
+def test_table_entries_and_dice_are_never_truncated():
+    kept = human_policy(Rules(n_dice=2), "best_die").kept
+    with pytest.raises(TypeError, match="kept must be an array of ints"):
+        TurnPolicy(2, kept + 0.5)  # used to be truncated to the table itself
+    with pytest.raises(TypeError, match=r"n_dice must be an int, got 2\.7 \(float\)"):
+        TurnPolicy(2.7, kept)

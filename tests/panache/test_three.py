@@ -237,3 +237,13 @@ def test_a_mixed_class_stores_a_mixture_of_best_replies():
         assert np.allclose(stored, theta * below + (1 - theta) * above, atol=1e-6, rtol=0), key
         mixtures += 1
     assert mixtures > 0
+
+
+def test_the_three_player_solve_refuses_rules_for_four_or_more():
+    # solve_three used to answer for three players whatever n_players the rules gave
+    for n_players in (4, 6):
+        with pytest.raises(ValueError, match=rf"n_players must be 3 .*got n_players={n_players}"):
+            solve_three(Rules(n_dice=2, start_points=4, n_players=n_players))
+    three = solve_three(Rules(n_dice=2, start_points=4, n_players=3))
+    default = solve_three(Rules(n_dice=2, start_points=4))  # 2, the default: not set
+    assert three.rules.n_players == 3 and np.array_equal(three._table, default._table)

@@ -158,5 +158,10 @@ def test_bad_inputs():
         search_rules(Rules(), "win")
     with pytest.raises(TypeError, match="utility must be a utility name"):
         search_rules(Rules(), np.zeros(26))
-    with pytest.raises(ValueError, match="margin must be >= 0"):
-        search_rules(Rules(n_dice=2), "ev", max_clauses=1).shortest_within(-1)
+    search = search_rules(Rules(n_dice=2), "ev", max_clauses=1)
+    with pytest.raises(ValueError, match="margin must be a finite number >= 0"):
+        search.shortest_within(-1)
+    with pytest.raises(ValueError, match=r"margin must be a finite number >= 0\.0, got nan"):
+        search.shortest_within(float("nan"))
+    with pytest.raises(TypeError, match=r"margin must be a real number, got .0\.1."):
+        search.shortest_within("0.1")

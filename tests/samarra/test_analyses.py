@@ -66,7 +66,7 @@ def test_a_solve_says_its_estimate_first(tmp_path, cache, caplog, monkeypatch):
 
 
 def test_bad_input(cache):
-    with pytest.raises(TypeError, match="rules must be a samarra Rules"):
+    with pytest.raises(TypeError, match=r"rules must be a samarra\.Rules or None"):
         balance("3x3")
     with pytest.raises(ValueError, match="n_games must be >= 2, got 0"):
         balance(RULES, n_games=0, cache_dir=cache)

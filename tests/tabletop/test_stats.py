@@ -48,3 +48,39 @@ def test_chi_square_pools_rare_cells():
     assert 0 <= chi_square_test([5, 3, 2, 0], [0.4, 0.3, 0.2, 0.1]) <= 1
     with pytest.raises(ValueError, match="sum to 1"):
         chi_square_test([1, 2], [0.5, 0.6])
+
+
+@pytest.mark.parametrize(
+    ("observed", "probs", "error", "message"),
+    [
+        ([5.0, np.nan, 3.0], [0.3, 0.3, 0.4], ValueError,
+         r"observed must hold finite counts >= 0, got \[5.0, nan"),
+        ([5, np.inf, 3], [0.3, 0.3, 0.4], ValueError, "observed must hold finite counts"),
+        ([5, -2, 3], [0.3, 0.3, 0.4], ValueError, "observed must hold finite counts >= 0"),
+        ([0, 0, 0], [0.3, 0.3, 0.4], ValueError, "observed must hold at least one observation"),
+        (["5", "2"], [0.5, 0.5], TypeError, "observed must be an array of counts"),
+        ([5, 3, 3], [0.3, np.nan, 0.4], ValueError,
+         "expected_probs must hold finite probabilities"),
+        ([5, 3, 3], [0.7, -0.1, 0.4], ValueError,
+         "expected_probs must be non-negative and sum to 1"),
+    ],
+)  # fmt: skip
+def test_chi_square_refuses_counts_and_laws_that_are_not_numbers(observed, probs, error, message):
+    # NaN counts used to give p = 1 (every comparison with NaN is False): a silent pass
+    with pytest.raises(error, match=message):
+        chi_square_test(observed, probs)
+
+
+def test_chi_square_refuses_a_pooling_threshold_that_is_not_positive():
+    for bad in (0.0, -1.0, float("nan")):
+        with pytest.raises(ValueError, match=r"min_expected must be a finite number > 0\.0"):
+            chi_square_test([5, 5], [0.5, 0.5], min_expected=bad)
+
+
+def test_estimates_refuse_non_finite_samples_and_fractional_counts():
+    with pytest.raises(ValueError, match="samples must be finite numbers"):
+        estimate_mean([0.0, np.nan, 1.0])
+    with pytest.raises(TypeError, match=r"successes must be an int, got 2.5 \(float\)"):
+        estimate_proportion(2.5, 10)
+    with pytest.raises(TypeError, match=r"n must be an int, got 10.9 \(float\)"):
+        proportion_ci(3, 10.9)
