@@ -22,8 +22,8 @@ import numba
 import numpy as np
 
 from citadel import Rules, agent, play_game
-from citadel.coalitions import check_sides, solve_sides
 from citadel.resolve import resolve_many, resolve_reference
+from citadel.sides import check_sides, solve_sides
 from citadel.simulate import simulate_games
 from citadel.whole_game import check_solution, solve_duel_game
 

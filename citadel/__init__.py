@@ -3,19 +3,11 @@
 from citadel.agents import AGENTS, agent
 from citadel.alliances import EmpiricalGame, empirical_game
 from citadel.analyses import balance
-from citadel.coalitions import (
-    AllianceAnalysis,
-    SidesCheck,
-    SidesSolution,
-    alliance_analysis,
-    check_sides,
-    coalition_values,
-    simulate_sides,
-    solve_sides,
-)
+from citadel.coalitions import AllianceAnalysis, alliance_analysis, coalition_values
 from citadel.game import GameRecord, GameState, initial_state, play_game, play_round
 from citadel.resolve import Resolution, resolve, resolve_many
 from citadel.rules import DIRECTIONS, Rules
+from citadel.sides import SidesCheck, SidesSolution, check_sides, simulate_sides, solve_sides
 from citadel.simulate import GameSamples, seat_balance, simulate_games
 from citadel.stage import exploitability, regret_matching, stage_payoffs
 from citadel.whole_game import DuelCheck, DuelGameSolution, check_solution, solve_duel_game

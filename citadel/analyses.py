@@ -20,8 +20,9 @@ from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 
-from citadel.coalitions import alliance_analysis, coalition_classes, sides_space
+from citadel.coalitions import alliance_analysis, coalition_classes
 from citadel.rules import Rules
+from citadel.sides import sides_space
 from citadel.simulate import simulate_games
 from citadel.whole_game import solve_duel_game
 from tabletop.balance import Metric, build_card, estimate, exact

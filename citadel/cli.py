@@ -17,7 +17,7 @@ Subcommands (every rule knob of :class:`citadel.Rules` is an option: ``--radius 
   :func:`citadel.check_solution` with the solution's own ``--directions``),
   ``opening`` (each side's optimal mixed first order) or ``values`` (V in every
   state);
-* ``sides``: two coalitions solved as sides (:func:`citadel.coalitions.solve_sides`),
+* ``sides``: two coalitions solved as sides (:func:`citadel.sides.solve_sides`),
   ``--side NE`` against the other seats (``--objective difference`` or ``score``):
   the value from the start, each side's score, the draw chance and exploitability;
 * ``alliances``: every coalition's value with the seats' Shapley values and the least
@@ -48,9 +48,10 @@ import numba
 import pandas as pd
 
 from citadel.agents import AGENTS
-from citadel.coalitions import OBJECTIVES, alliance_analysis, check_sides, solve_sides
+from citadel.coalitions import alliance_analysis
 from citadel.resolve import resolve
 from citadel.rules import DIRECTIONS, STEPS, Rules
+from citadel.sides import OBJECTIVES, check_sides, solve_sides
 from citadel.simulate import simulate_games
 from citadel.whole_game import check_solution, solve_duel_game
 from tabletop import cli

@@ -277,7 +277,7 @@ GAMES: dict[str, Game] = {
             rules="citadel.rules:Rules",
             analyses="citadel.analyses",
             solvers={"duel": "citadel.whole_game:solve_duel_game",
-                     "sides": "citadel.coalitions:solve_sides",
+                     "sides": "citadel.sides:solve_sides",
                      "alliances": "citadel.coalitions:alliance_analysis"},
             simulators={"game": "citadel.simulate:simulate_games"},
             small_rules={"radius": 1, "capital": 10, "bid_step": 5},

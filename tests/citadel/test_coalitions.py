@@ -5,16 +5,8 @@ import numpy as np
 import pytest
 
 from citadel import Rules
-from citadel.coalitions import (
-    alliance_analysis,
-    check_sides,
-    coalition_classes,
-    coalition_values,
-    compass_check,
-    evaluate_sides,
-    simulate_sides,
-    solve_sides,
-)
+from citadel.coalitions import alliance_analysis, coalition_classes, coalition_values
+from citadel.sides import check_sides, compass_check, evaluate_sides, simulate_sides, solve_sides
 from citadel.whole_game import solve_duel_game
 from tests.citadel.brute import sides_fixed_points
 
