@@ -212,7 +212,7 @@ def main(argv: list[str] | None = None) -> int:
                 return 1
             print(f"{path.name}: done in {seconds:.1f} s", flush=True)
         return 0
-    from concurrent.futures import FIRST_EXCEPTION, ProcessPoolExecutor, wait
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
     # each notebook already runs in a kernel of its own; the pool only keeps `jobs` busy
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
@@ -220,7 +220,7 @@ def main(argv: list[str] | None = None) -> int:
                    for path in paths}  # fmt: skip
         pending = set(futures)
         while pending:
-            done, pending = wait(pending, return_when=FIRST_EXCEPTION)
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
             for future in done:
                 path = futures[future]
                 if future.exception() is not None:
