@@ -22,12 +22,14 @@ from __future__ import annotations
 import argparse
 import ast
 import contextlib
+import json
 import os
 import re
 import sys
 import time
 from pathlib import Path
 
+from tabletop.files import atomic_write_text
 from tabletop.report import SIZES, report_dir, variant_dir
 
 NOTEBOOK_DIR = Path(__file__).resolve().parents[1] / "notebooks"
@@ -167,6 +169,35 @@ def run_notebook(path, size: str = "small", report_directory=None, timeout: int 
     return notebook
 
 
+class Timings:
+    """How long each notebook took last time, kept beside its reports
+    (``notebook-seconds.json``), so that a run starts the longest ones first and the
+    notebooks running side by side finish close together. A file that cannot be read
+    as a table of numbers is ignored (then the unknown notebooks go first)."""
+
+    NAME = "notebook-seconds.json"
+
+    def __init__(self, folder: Path):
+        self.path = Path(folder) / self.NAME
+        try:
+            data = json.loads(self.path.read_text())
+        except (OSError, ValueError):
+            data = {}
+        ok = isinstance(data, dict) and all(
+            isinstance(k, str) and isinstance(v, int | float) and v >= 0 for k, v in data.items()
+        )
+        self.seconds = dict(data) if ok else {}
+
+    def longest_first(self, paths: list[Path]) -> list[Path]:
+        return sorted(paths, key=lambda p: -self.seconds.get(p.name, float("inf")))
+
+    def record(self, path: Path, seconds: float) -> None:
+        self.seconds[path.name] = round(seconds, 1)
+        # a read-only report folder is no error: the order is only a convenience
+        with contextlib.suppress(OSError):
+            atomic_write_text(self.path, json.dumps(self.seconds, indent=1, sort_keys=True) + "\n")
+
+
 def _run_one(path: Path, size: str, report_directory) -> float:
     start = time.perf_counter()
     run_notebook(path, size=size, report_directory=report_directory)
@@ -203,6 +234,8 @@ def main(argv: list[str] | None = None) -> int:
         if not path.is_file():
             print(f"error: no notebook at {path}", file=sys.stderr)
             return 2
+    timings = Timings(Path(args.report_dir) if args.report_dir else report_dir())
+    paths = timings.longest_first(paths)
     if args.jobs == 1:
         for path in paths:
             try:
@@ -211,6 +244,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(_failure(path, exc), file=sys.stderr)
                 return 1
             print(f"{path.name}: done in {seconds:.1f} s", flush=True)
+            timings.record(path, seconds)
         return 0
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
@@ -229,6 +263,7 @@ def main(argv: list[str] | None = None) -> int:
                     print(_failure(path, future.exception()), file=sys.stderr)
                     return 1
                 print(f"{path.name}: done in {future.result():.1f} s", flush=True)
+                timings.record(path, future.result())
     return 0
 
 
