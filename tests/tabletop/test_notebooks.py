@@ -169,3 +169,19 @@ def test_notebooks_run_side_by_side_and_a_failure_is_one_line(tmp_path, capsys):
                  "--jobs", "2"]) == 1  # fmt: skip
     err = capsys.readouterr().err
     assert err.strip() == "error: tiny_bad.ipynb failed: ZeroDivisionError: division by zero"
+
+
+def test_notebooks_start_longest_first_by_their_last_times(tmp_path):
+    from tabletop.notebooks import Timings
+
+    paths = [Path(f"{name}.ipynb") for name in ("a", "b", "c")]
+    timings = Timings(tmp_path)
+    assert timings.longest_first(paths) == paths  # nothing known: the given order
+    timings.record(paths[0], 5.0)
+    timings.record(paths[2], 50.0)
+    again = Timings(tmp_path)
+    assert again.seconds == {"a.ipynb": 5.0, "c.ipynb": 50.0}
+    # the unknown one first (it may be long), then the longest
+    assert [p.stem for p in again.longest_first(paths)] == ["b", "c", "a"]
+    (tmp_path / Timings.NAME).write_text('{"a.ipynb": "slow"}')
+    assert Timings(tmp_path).seconds == {}  # not a table of numbers: ignored
