@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from tabletop.validate import check_choice, check_int
+from tabletop.validate import CheckedRules, check_choice, check_int
 
 #: Direction names in the seed's die order (index 0..7).
 DIRECTIONS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
@@ -59,7 +59,7 @@ def direction_index(direction) -> int:
 
 
 @dataclass(frozen=True)
-class Rules:
+class Rules(CheckedRules):
     """Master Citadel rules; the defaults are those of docs/rules.md.
 
     Parameters
@@ -105,25 +105,6 @@ class Rules:
     min_bid: int = 0
     max_rounds: int = 200
 
-    @classmethod
-    def check(cls, value, name: str = "rules", *, default: bool = True) -> Rules:
-        """``value`` if it is a citadel.Rules; None gives ``Rules()`` when ``default``.
-
-        Every public function taking rules calls this before any work: another game's
-        rules, a string or any other object is a ``TypeError`` naming the parameter.
-
-        Examples
-        --------
-        >>> Rules.check(None) == Rules()
-        True
-        >>> Rules.check("default")
-        Traceback (most recent call last):
-        ...
-        TypeError: rules must be a citadel.Rules or None, got 'default' (str)
-        """
-        from tabletop.validate import check_rules
-
-        return check_rules(name, value, cls, default=default)
 
     def __post_init__(self):
         set_ = object.__setattr__

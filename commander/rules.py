@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from tabletop.validate import check_bool, check_int
+from tabletop.validate import CheckedRules, check_bool, check_int
 
 #: The seed's ICROE table: (lowest stock of the band, doublons per gold).
 DEFAULT_RATES = ((13, 1), (10, 2), (7, 3), (4, 4), (1, 5), (0, 6))
@@ -71,7 +71,7 @@ def _check_rates(value) -> tuple[tuple[int, int], ...]:
 
 
 @dataclass(frozen=True)
-class Rules:
+class Rules(CheckedRules):
     """Master & Commander rules; the defaults are the seed's (docs/rules.md).
 
     Parameters
@@ -155,25 +155,6 @@ class Rules:
     majority_counts_independents: bool = True
     _rate_array: np.ndarray = field(init=False, repr=False, compare=False)
 
-    @classmethod
-    def check(cls, value, name: str = "rules", *, default: bool = True) -> Rules:
-        """``value`` if it is a commander.Rules; None gives ``Rules()`` when ``default``.
-
-        Every public function taking rules calls this before any work: another game's
-        rules, a string or any other object is a ``TypeError`` naming the parameter.
-
-        Examples
-        --------
-        >>> Rules.check(None) == Rules()
-        True
-        >>> Rules.check("default")
-        Traceback (most recent call last):
-        ...
-        TypeError: rules must be a commander.Rules or None, got 'default' (str)
-        """
-        from tabletop.validate import check_rules
-
-        return check_rules(name, value, cls, default=default)
 
     def __post_init__(self):
         set_ = object.__setattr__

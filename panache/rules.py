@@ -13,14 +13,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from tabletop.validate import check_bool, check_int
+from tabletop.validate import CheckedRules, check_bool, check_int
 
 MAX_DICE = 8
 N_FACES = 6
 
 
 @dataclass(frozen=True)
-class Rules:
+class Rules(CheckedRules):
     """Master Panache rules; the defaults are the seed's.
 
     Parameters
@@ -69,25 +69,6 @@ class Rules:
     mp_stake_cap: int | None = None
     _values: np.ndarray = field(init=False, repr=False, compare=False)
 
-    @classmethod
-    def check(cls, value, name: str = "rules", *, default: bool = True) -> Rules:
-        """``value`` if it is a panache.Rules; None gives ``Rules()`` when ``default``.
-
-        Every public function taking rules calls this before any work: another game's
-        rules, a string or any other object is a ``TypeError`` naming the parameter.
-
-        Examples
-        --------
-        >>> Rules.check(None) == Rules()
-        True
-        >>> Rules.check("default")
-        Traceback (most recent call last):
-        ...
-        TypeError: rules must be a panache.Rules or None, got 'default' (str)
-        """
-        from tabletop.validate import check_rules
-
-        return check_rules(name, value, cls, default=default)
 
     def __post_init__(self):
         set_ = object.__setattr__

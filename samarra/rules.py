@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tabletop.validate import check_bool, check_choice, check_int
+from tabletop.validate import CheckedRules, check_bool, check_choice, check_int
 
 BLACK, WHITE = 0, 1
 SIDES = ("black", "white")
@@ -31,7 +31,7 @@ MAX_CELLS = 40
 
 
 @dataclass(frozen=True)
-class Rules:
+class Rules(CheckedRules):
     """Ce soir, à Samarra rules; the defaults are those of docs/rules.md.
 
     Parameters
@@ -76,25 +76,6 @@ class Rules:
     max_actions: int = 400
     horizon: int | None = None
 
-    @classmethod
-    def check(cls, value, name: str = "rules", *, default: bool = True) -> Rules:
-        """``value`` if it is a samarra.Rules; None gives ``Rules()`` when ``default``.
-
-        Every public function taking rules calls this before any work: another game's
-        rules, a string or any other object is a ``TypeError`` naming the parameter.
-
-        Examples
-        --------
-        >>> Rules.check(None) == Rules()
-        True
-        >>> Rules.check("default")
-        Traceback (most recent call last):
-        ...
-        TypeError: rules must be a samarra.Rules or None, got 'default' (str)
-        """
-        from tabletop.validate import check_rules
-
-        return check_rules(name, value, cls, default=default)
 
     def __post_init__(self):
         set_ = object.__setattr__

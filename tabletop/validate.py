@@ -259,3 +259,29 @@ def check_int_array(name: str, value, ndim: int | None = None) -> np.ndarray:
     if ndim is not None and raw.ndim != ndim:
         raise ValueError(f"{name} must be a {ndim}-D array, got shape {raw.shape}")
     return np.ascontiguousarray(raw, dtype=np.int64)
+
+
+class CheckedRules:
+    """What every game's ``Rules`` class inherits: ``Rules.check(value)``.
+
+    Every public function taking rules calls it before any work: another game's rules,
+    a string or any other object is a ``TypeError`` naming the parameter; None gives
+    the seed's rules when ``default``.
+
+    Examples
+    --------
+    >>> import panache
+    >>> panache.Rules.check(None) == panache.Rules()
+    True
+    >>> panache.Rules.check("default")
+    Traceback (most recent call last):
+    ...
+    TypeError: rules must be a panache.Rules or None, got 'default' (str)
+    """
+
+    __slots__ = ()
+
+    @classmethod
+    def check(cls, value, name: str = "rules", *, default: bool = True):
+        """``value`` if it is one of these rules; None gives the defaults when ``default``."""
+        return check_rules(name, value, cls, default=default)
