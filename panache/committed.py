@@ -35,7 +35,7 @@ import numpy as np
 
 from panache._committed_kernels import committed_duel_kernel
 from panache.attack import chain_odds
-from panache.duel import _round_points, max_points, solve_duel
+from panache.duel import _round_points, duel_rules, max_points, solve_duel
 from panache.master import mp_success
 from panache.policy import TurnPolicy, tabulate_policy
 from panache.rules import Rules
@@ -136,13 +136,7 @@ def committed_duel(rules: Rules, turn_policy: TurnPolicy | Callable | None = Non
     >>> abs(committed_duel(rules).cost) < 1e-12       # no commitment: the solved duel
     True
     """
-    rules = Rules.check(rules, default=False)
-    if rules.n_players != 2:
-        raise ValueError(
-            f"the committed duel is a two-player game: rules.n_players must be 2, got "
-            f"n_players={rules.n_players} (for the duel of a larger game pass "
-            f"dataclasses.replace(rules, n_players=2))"
-        )
+    rules = duel_rules(rules, "the committed duel is a two-player game")
     turn = _policy(rules, "turn_policy", turn_policy)
     attempt = _policy(rules, "mp_policy", mp_policy)
     return _committed(rules, turn, attempt)

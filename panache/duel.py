@@ -52,6 +52,17 @@ if TYPE_CHECKING:
     import pandas as pd
 
 
+def duel_rules(rules, game: str) -> Rules:
+    """``rules`` checked as the rules of a two-player game (``game`` opens the error)."""
+    rules = Rules.check(rules, default=False)
+    if rules.n_players != 2:
+        raise ValueError(
+            f"{game}: rules.n_players must be 2, got n_players={rules.n_players} (for the "
+            f"duel of a larger game pass dataclasses.replace(rules, n_players=2))"
+        )
+    return rules
+
+
 def max_points(rules: Rules) -> int:
     """The most points a player can hold after round 1."""
     gain = max(0, rules.total_range[1]) if rules.first_round_gain else 0
@@ -225,13 +236,7 @@ def solve_duel(rules: Rules) -> DuelSolution:
     """
     import pandas as pd
 
-    rules = Rules.check(rules, default=False)
-    if rules.n_players != 2:
-        raise ValueError(
-            f"the duel is the two-player game: rules.n_players must be 2, got "
-            f"n_players={rules.n_players} (for the duel of a larger game pass "
-            f"dataclasses.replace(rules, n_players=2))"
-        )
+    rules = duel_rules(rules, "the duel is the two-player game")
     t = turn_tables(rules)
     n = rules.n_dice
     top = max_points(rules)

@@ -84,7 +84,10 @@ def parameter_source(size: str, rules: dict) -> str:
 
 
 def _text_cell(nbformat, markdown: str):
+    """The cell appending ``markdown`` to the report, title lines left out; None if empty."""
     body = "\n".join(line for line in markdown.splitlines() if not re.match(r"#\s", line))
+    if not body.strip():
+        return None
     cell = nbformat.v4.new_code_cell(f"report.text({body.strip()!r})")
     cell.metadata["tags"] = [TEXT_TAG]
     return cell
@@ -108,7 +111,7 @@ def prepare(notebook, size: str, rules: dict):
             cells.append(injected)
         elif cell.cell_type == "markdown":
             text = _text_cell(nbformat, cell.source)
-            if not text.source.endswith("('')"):
+            if text is not None:
                 (cells if has_report else pending).append(text)
         elif cell.cell_type == "code" and not has_report and _CREATES_REPORT.search(cell.source):
             has_report = True

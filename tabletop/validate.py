@@ -175,6 +175,16 @@ def _as_float_array(name: str, value, what: str) -> np.ndarray:
     return np.ascontiguousarray(raw, dtype=np.float64)
 
 
+def _vector(name: str, value, what: str, items: str, size: int | None) -> np.ndarray:
+    """``value`` as a non-empty 1-D float array (of ``size`` ``items`` when given)."""
+    a = _as_float_array(name, value, what)
+    if a.ndim != 1 or a.size == 0:
+        raise ValueError(f"{name} must be a non-empty 1-D array, got shape {a.shape}")
+    if size is not None and a.size != size:
+        raise ValueError(f"{name} must hold {size} {items}, got {a.size}")
+    return a
+
+
 def check_probabilities(name: str, value, size: int | None = None) -> np.ndarray:
     """A probability vector: 1-D, finite, non-negative, summing to 1 within 1e-9.
 
@@ -190,12 +200,7 @@ def check_probabilities(name: str, value, size: int | None = None) -> np.ndarray
     ...
     ValueError: strategy must be non-negative and sum to 1 (within 1e-09), got [1.0, 1.0] (sum 2.0)
     """
-    what = "a probability vector"
-    p = _as_float_array(name, value, what)
-    if p.ndim != 1 or p.size == 0:
-        raise ValueError(f"{name} must be a non-empty 1-D array, got shape {p.shape}")
-    if size is not None and p.size != size:
-        raise ValueError(f"{name} must hold {size} probabilities, got {p.size}")
+    p = _vector(name, value, "a probability vector", "probabilities", size)
     if not np.isfinite(p).all():
         raise ValueError(f"{name} must hold finite probabilities, got {_show(p)}")
     total = float(p.sum())
@@ -219,12 +224,7 @@ def check_counts(name: str, value, size: int | None = None) -> np.ndarray:
     ...
     ValueError: observed must hold finite counts >= 0, got [3.0, nan]
     """
-    what = "an array of counts"
-    c = _as_float_array(name, value, what)
-    if c.ndim != 1 or c.size == 0:
-        raise ValueError(f"{name} must be a non-empty 1-D array, got shape {c.shape}")
-    if size is not None and c.size != size:
-        raise ValueError(f"{name} must hold {size} counts, got {c.size}")
+    c = _vector(name, value, "an array of counts", "counts", size)
     if not np.isfinite(c).all() or (c < 0).any():
         raise ValueError(f"{name} must hold finite counts >= 0, got {_show(c)}")
     return c
