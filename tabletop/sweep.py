@@ -533,12 +533,14 @@ def _outcome(future) -> tuple[str, object]:
         return "error", _one_line(exc)
 
 
-def _exit_with_parent(parent: int) -> None:
-    """Worker initializer: end this process soon after ``parent`` is gone.
+def exit_with_parent(parent: int) -> None:
+    """Initializer of a worker process: end it soon after its parent ``parent`` is gone.
 
-    A worker whose parent was killed is adopted by another process (``init`` or a
-    subreaper), so its parent PID changes; a daemon thread looks every
-    :data:`_WATCH_SECONDS` and ends the process at once, whatever task it runs.
+    A worker whose parent was killed (SIGKILL runs no clean-up) is adopted by another
+    process (``init`` or a subreaper), so its parent PID changes; a daemon thread
+    looks every :data:`_WATCH_SECONDS` and ends the process at once, whatever task it
+    runs. Use it as ``ProcessPoolExecutor(initializer=exit_with_parent,
+    initargs=(os.getpid(),))``.
     """
 
     def watch() -> None:
@@ -562,7 +564,7 @@ def _run_pending(analysis, pending, fixed, executor, jobs, handle) -> None:
         context = multiprocessing.get_context("spawn")
         owned = executor = cf.ProcessPoolExecutor(
             min(jobs, len(pending)), mp_context=context,
-            initializer=_exit_with_parent, initargs=(os.getpid(),),
+            initializer=exit_with_parent, initargs=(os.getpid(),),
         )  # fmt: skip
     try:
         if isinstance(executor, cf.ProcessPoolExecutor):

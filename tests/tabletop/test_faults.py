@@ -235,22 +235,25 @@ def _tiny_notebook(path: Path) -> Path:
 RUNNER = """
     import sys
     from tabletop.notebooks import main
-    sys.exit(main([sys.argv[1], "--size", "small", "--report-dir", sys.argv[2], "--jobs", "1"]))
+    jobs = sys.argv[3] if len(sys.argv) > 3 else "1"
+    sys.exit(main([sys.argv[1], "--size", "small", "--report-dir", sys.argv[2], "--jobs", jobs]))
 """
 
 
 @pytest.mark.slow
-def test_sigkill_during_a_report_run(tmp_path):
+@pytest.mark.parametrize("jobs", ["1", "2"])  # the kernel under the runner, or under a worker
+def test_sigkill_during_a_report_run(tmp_path, jobs):
     notebook = _tiny_notebook(tmp_path / "tiny.ipynb")
     reports, fresh, mark = tmp_path / "reports", tmp_path / "fresh", tmp_path / "mark"
-    with _start(RUNNER, str(notebook), str(reports), env={"FAULT_MARK": str(mark)}) as proc:
+    env = {"FAULT_MARK": str(mark)}
+    with _start(RUNNER, str(notebook), str(reports), jobs, env=env) as proc:
         try:
             _wait_until(mark.exists, 60, "the report's write")
             assert len(_temporaries(reports)) == 1
             alive = _kill(proc)
         finally:
             proc.kill()
-    assert alive == []  # the notebook's kernel ended with the runner
+    assert alive == []  # the notebook's kernel (and worker) ended with the runner
     assert not (reports / "tiny.md").exists()
     _finish(_start(RUNNER, str(notebook), str(reports)))
     _finish(_start(RUNNER, str(notebook), str(fresh)))
