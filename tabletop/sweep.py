@@ -27,10 +27,12 @@ variant, the knobs as the first columns, the analysis's results after them.
   (:class:`concurrent.futures.ProcessPoolExecutor`, started with ``spawn``; ``jobs=1``
   runs every task in the calling process). Each worker watches its parent and ends
   within a fraction of a second when the sweep's process is gone (killed with
-  SIGKILL, for instance), so no orphan goes on computing. Any :class:`concurrent.futures.Executor`
-  or a ``dask.distributed.Client`` may be passed instead: the sweep submits one task
-  per variant and gathers the results as they finish, unchanged on a cluster. Local
-  processes need an analysis defined at module level (it is pickled by reference).
+  SIGKILL, for instance), so no orphan goes on computing (:func:`exit_with_parent`).
+  Any :class:`concurrent.futures.Executor` or a ``dask.distributed.Client`` may be
+  passed instead: the sweep submits one task per variant and gathers the results as
+  they finish, unchanged on a cluster; the workers of an executor passed in are its
+  owner's to manage. Local processes need an analysis defined at module level (it is
+  pickled by reference).
 * **Store.** With ``store=<folder>``, every finished task is written at once, as one
   small JSON file (atomically, :mod:`tabletop.files`), keyed by the analysis name,
   the code that computes it, the knobs, the fixed arguments and the task's seed. A
