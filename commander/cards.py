@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING
 
 from commander.rules import Rules
 from tabletop.frozen import same_fields
+from tabletop.validate import check_instance, check_path
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -176,6 +177,7 @@ def load_cards(path: str | os.PathLike | None = None, rules: Rules | None = None
     >>> sorted(cards.cards["type"].unique()) == sorted(CARD_TYPES)
     True
     """
+    check_path("path", path, optional=True)
     import pandas as pd
 
     rules = Rules.check(rules)
@@ -251,6 +253,8 @@ def load_decks(
     >>> "spanish_sample" in decks
     True
     """
+    check_instance("cards", cards, CardSet, optional=True)
+    check_path("path", path, optional=True)
     cards = load_cards() if cards is None else cards
     if path is None:
         text = (resources.files("commander") / "data" / "decks.csv").read_text(encoding="utf-8")

@@ -73,6 +73,7 @@ from samarra.position import Position
 from samarra.rules import BLACK, DEATH, MERCHANT, SIDES, Rules
 from tabletop.files import atomic_write_bytes
 from tabletop.frozen import freeze, same_fields
+from tabletop.validate import check_path
 
 FORMAT_VERSION = 1
 OUTCOMES = ("loss", "draw", "win")
@@ -432,6 +433,7 @@ def solve(rules: Rules | None = None, cache: bool = True, directory=None) -> Tab
     >>> sum(table.counts.values()) == n_states(Rules(length=3))
     True
     """
+    check_path("directory", directory, optional=True)
     from tabletop.validate import check_bool
 
     rules = check_solvable(Rules.check(rules))

@@ -11,6 +11,8 @@ import os
 import tempfile
 from pathlib import Path
 
+from tabletop.validate import check_path
+
 
 def _default_mode() -> int:
     """Permissions of a newly created file under the process umask (mkstemp uses 0600)."""
@@ -44,6 +46,7 @@ def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> Path:
     >>> atomic_write_bytes(p, b"hello").read_bytes()
     b'hello'
     """
+    check_path("path", path)
     if not isinstance(data, bytes | bytearray | memoryview):
         raise TypeError(f"data must be bytes, got {type(data).__name__}")
     path = Path(path)
@@ -64,6 +67,7 @@ def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> Path:
 
 def atomic_write_text(path: str | os.PathLike, text: str) -> Path:
     """Write ``text`` (UTF-8) to ``path`` atomically; see :func:`atomic_write_bytes`."""
+    check_path("path", path)
     if not isinstance(text, str):
         raise TypeError(f"text must be str, got {type(text).__name__}")
     return atomic_write_bytes(path, text.encode("utf-8"))

@@ -88,6 +88,8 @@ def chunk_seeds(seed: SeedLike, n_chunks: int) -> np.ndarray:
     """
     if isinstance(n_chunks, bool) or not isinstance(n_chunks, numbers.Integral) or n_chunks < 0:
         raise ValueError(f"n_chunks must be a non-negative int, got {n_chunks!r}")
+    if n_chunks > 2**63 - 1:
+        raise ValueError(f"n_chunks must fit in 64 bits, got {n_chunks}")
     children = as_seed_sequence(seed).spawn(int(n_chunks))
     return np.array([c.generate_state(1, np.uint32)[0] for c in children], dtype=np.uint32)
 

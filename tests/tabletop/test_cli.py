@@ -310,8 +310,8 @@ BAD_COMMANDS = [
     (["samarra", "solve", "--position", "/nonexistent/board.txt"], 1),
     (["commander", "race", "--stock", "99999999999999999999999"], 1),
     (["tabletop.index", "--report-dir", "/nonexistent/reports"], 1),
-    # a huge count (OverflowError inside numpy before the bound was checked) and a table
-    # larger than memory (MemoryError, or a refusal with the estimate): 1
+    # a count beyond 64 bits (once an OverflowError inside numpy) and a table larger
+    # than memory (a MemoryError, or a refusal with the estimate): 1
     (["panache", "simulate", "--games", "100000000000000000000000"], 1),
     (["samarra", "solve", "--width", "5", "--length", "6"], 1),
 ]
