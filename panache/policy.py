@@ -232,7 +232,7 @@ def human_policy(rules: Rules, name: str) -> TurnPolicy:
     (6, 5)
     """
     rules = Rules.check(rules, default=False)
-    if name not in HUMAN_POLICIES:
+    if not isinstance(name, str) or name not in HUMAN_POLICIES:
         raise ValueError(f"name must be one of {sorted(HUMAN_POLICIES)}, got {name!r}")
     value = dict(enumerate(rules.face_values, start=1))
 

@@ -173,8 +173,9 @@ def Fixed(make: Callable[[dict], object], *bad, text: str = "fixed") -> Kind:
 
 
 def IntList(low: int, high: int, min_size: int = 1, max_size: int = 3, *,
-            size: Callable[[dict], int] | None = None) -> Kind:
-    """A sequence of ints in ``low..high`` (of ``size(drawn)`` items when given)."""
+            size: Callable[[dict], int] | None = None, empty_ok: bool | None = None) -> Kind:
+    """A sequence of ints in ``low..high`` (of ``size(drawn)`` items when given); an
+    empty one is refused unless ``empty_ok`` (default: when ``min_size`` is 0)."""
 
     def valid(drawn):
         if size is not None:
@@ -184,7 +185,7 @@ def IntList(low: int, high: int, min_size: int = 1, max_size: int = 3, *,
                         max_size=max_size)
 
     bad = ([1.5], [NAN], ["a"], "abc", [low - 1], [True], 3, None, [[1]])
-    if min_size:
+    if not (empty_ok if empty_ok is not None else min_size == 0):
         bad += ([],)
     return Kind(f"ints {low}..{high}", valid, bad)
 
@@ -464,7 +465,9 @@ def _api() -> dict[str, Entry]:
         "panache.mp_outcome": Entry(
             {"rules": Rules(P),
              "stake": Kind("a legal stake", lambda d: st.just(2), (2.5, NAN, "2", True, None)),
-             "points": Int(2, None, 6, huge=False), "success": BOOL}, tuple),
+             "points": Kind("points >= 2", lambda d: st.integers(2, 6),
+                            (0, 2.5, NAN, "3", True, None)),
+             "success": BOOL}, tuple),
         "panache.mp_stakes": Entry(
             {"rules": Rules(P), "points": Int(1, None, 6), "target_points": Int(1, None, 6)},
             pd.DataFrame),
@@ -482,10 +485,10 @@ def _api() -> dict[str, Entry]:
              "max_clauses": Int(1, 5, 2), "beam": Int(1, None, 3)},
             panache.RuleSearch, slow=True),
         "panache.simulate_attacks": Entry(
-            {"rules": Rules(P), "level": Int(1, 6, 6), "n": POS, "seed": SEED,
+            {"rules": Rules(P), "level": Int(1, 6, 6), "n": NONNEG, "seed": SEED,
              "chunk_size": Int(1, None, 8)}, np.ndarray, lambda r, a: len(r) == a["n"]),
         "panache.simulate_exchanges": Entry(
-            {"rules": Rules(P), "level": Int(1, 6, 6), "n": POS,
+            {"rules": Rules(P), "level": Int(1, 6, 6), "n": NONNEG,
              "counter": Choice("always", "never"), "seed": SEED,
              "chunk_size": Int(1, None, 8)}, panache.ExchangeSamples),
         "panache.simulate_games": Entry(
@@ -495,10 +498,10 @@ def _api() -> dict[str, Entry]:
              "n_games": POS, "seed": SEED, "chunk_size": Int(1, None, 8)},
             panache.GameResults, lambda r, a: len(r.winners) == a["n_games"]),
         "panache.simulate_mp_attempts": Entry(
-            {"rules": Rules(P), "n": POS, "seed": SEED, "chunk_size": Int(1, None, 8)},
+            {"rules": Rules(P), "n": NONNEG, "seed": SEED, "chunk_size": Int(1, None, 8)},
             np.ndarray, lambda r, a: len(r) == a["n"]),
         "panache.simulate_turns": Entry(
-            {"rules": Rules(P), "policy": Fixed(_panache_policy, "ev", 3, None), "n": POS,
+            {"rules": Rules(P), "policy": Fixed(_panache_policy, "ev", 3, None), "n": NONNEG,
              "seed": SEED, "chunk_size": Int(1, None, 8)},
             np.ndarray, lambda r, a: len(r) == a["n"]),
         "panache.solve_duel": Entry(
@@ -627,7 +630,7 @@ def _api() -> dict[str, Entry]:
             samarra.Position),
         "samarra.balance": Entry(
             {"rules": _rules_optional(S), "n_games": Int(2, None, 4), "seed": SEED,
-             "adjudication_horizon": Int(1, None, 3),
+             "adjudication_horizon": Int(0, None, 3),
              "cache_dir": Fixed(lambda d: d["_tmp"], 3, object()),
              "progress": Fixed(lambda d: False, "yes", 1)},
             pd.DataFrame, lambda r, a: _check_card(r), slow=True),
@@ -720,10 +723,10 @@ def _api() -> dict[str, Entry]:
              "attacker_commands": Fixed(lambda d: None, "x", [NAN], [1.5]),
              "rules": Rules(M)}, commander.BattleResult),
         "commander.battle_odds": Entry(
-            {"kind": Choice("tactical", "economic"), "attacker_pool": IntList(0, 10),
+            {"kind": Choice("tactical", "economic"), "attacker_pool": IntList(0, 10, 0),
              "n_attackers": Kind("n <= pool", lambda d: st.integers(0, len(d["attacker_pool"])),
                                  (-1, 2.5, NAN, "1", True, None, 99)),
-             "defender_pool": IntList(0, 10),
+             "defender_pool": IntList(0, 10, 0),
              "n_defenders": Kind("n <= pool", lambda d: st.integers(0, len(d["defender_pool"])),
                                  (-1, 2.5, NAN, "1", True, None, 99)),
              "target_value": Int(0, None, 3), "attacker_commands": Fixed(lambda d: None, "x"),
@@ -731,11 +734,13 @@ def _api() -> dict[str, Entry]:
              "rules": Rules(M)}, commander.BattleOdds,
             lambda r, a: _in_unit(r.p_attacker, r.p_capture) and _is_law(r.margin)),
         "commander.buy_price": Entry(
-            {"rules": Rules(M), "stock": Int(3, None, 12),
+            {"rules": Rules(M), "stock": Kind("stock >= 3", lambda d: st.integers(3, 12),
+                                               (-1, 2.5, NAN, "3", True, None, HUGE)),
              "k": Kind("k <= stock", lambda d: st.integers(0, 3), (-1, 2.5, NAN, "1", True,
                                                                    None, HUGE))}, int),
         "commander.buy_steps": Entry(
-            {"rules": Rules(M), "stock": Int(3, None, 12),
+            {"rules": Rules(M), "stock": Kind("stock >= 3", lambda d: st.integers(3, 12),
+                                               (-1, 2.5, NAN, "3", True, None, HUGE)),
              "k": Kind("k <= stock", lambda d: st.integers(0, 3), (-1, 2.5, NAN, "1", True,
                                                                    None, HUGE))}, tuple),
         "commander.deck_summary": Entry(
@@ -748,7 +753,7 @@ def _api() -> dict[str, Entry]:
         "commander.explores": Entry(
             {"conquests": IntList(0, 10, 0, 4), "rules": Rules(M)}, bool),
         "commander.legal_transactions": Entry(
-            {"rules": Rules(M), "gold": Int(0, 1000, 5), "doublons": Int(0, None, 10),
+            {"rules": Rules(M), "gold": Int(0, None, 5), "doublons": Int(0, None, 10),
              "stock": Int(0, None, 12)}, list),
         "commander.load_cards": Entry(
             {"path": Fixed(lambda d: None, 3), "rules": Rules(M)},
@@ -767,11 +772,12 @@ def _api() -> dict[str, Entry]:
             {"challenger_bid": Int(0, None, 5, huge=False),
              "controller_bid": Int(0, None, 5, huge=False)}, str),
         "commander.referendum": Entry(
-            {"votes_for": IntList(0, 10, 0), "votes_against": IntList(0, 10, 0), "rules": Rules(M),
+            {"votes_for": IntList(0, 10, empty_ok=True), "votes_against": IntList(0, 10, 0),
+             "rules": Rules(M),
              "launched": BOOL}, bool),
         "commander.referendum_odds": Entry(
-            {"for_pool": IntList(0, 10, 0),
-             "n_for": Kind("n <= pool", lambda d: st.integers(0, len(d["for_pool"])),
+            {"for_pool": IntList(0, 10),
+             "n_for": Kind("1 <= n <= pool", lambda d: st.integers(1, len(d["for_pool"])),
                            (-1, 2.5, NAN, "1", True, None, 99)),
              "against_pool": IntList(0, 10, 0),
              "n_against": Kind("n <= pool", lambda d: st.integers(0, len(d["against_pool"])),
