@@ -231,6 +231,20 @@ class Deck:
     name: str
     entries: tuple[tuple[str, int], ...]
 
+    def __post_init__(self):
+        if not isinstance(self.name, str):
+            raise TypeError(f"name must be a str, got {self.name!r} ({type(self.name).__name__})")
+        if isinstance(self.entries, str) or not isinstance(self.entries, tuple | list):
+            raise TypeError(f"entries must be a tuple of (card id, copies) pairs, "
+                            f"got {self.entries!r:.80}")
+        for i, entry in enumerate(self.entries):
+            ok = isinstance(entry, tuple | list) and len(entry) == 2
+            if not ok or not isinstance(entry[0], str) or isinstance(entry[1], bool) \
+                    or not isinstance(entry[1], int) or entry[1] < 1:
+                raise ValueError(f"entries[{i}] must be a (card id, copies >= 1) pair, "
+                                 f"got {entry!r}")
+        object.__setattr__(self, "entries", tuple(tuple(e) for e in self.entries))
+
     def counts(self, cards: CardSet) -> pd.DataFrame:
         """The deck's cards with their copies, joined to the card data."""
         ids = [c for c, _ in self.entries]

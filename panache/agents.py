@@ -70,6 +70,8 @@ class Agent:
     label: str | None = None
 
     def __post_init__(self):
+        if self.label is not None and not isinstance(self.label, str):
+            raise TypeError(f"label must be a str or None, got {self.label!r}")
         for name in ("kind", "target", "mp", "turn_policy"):  # names: never a list or a number
             if not isinstance(getattr(self, name), str):
                 raise TypeError(f"{name} must be a str, got {getattr(self, name)!r}")

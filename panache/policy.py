@@ -74,7 +74,9 @@ class TurnPolicy:
 
         set_ = object.__setattr__
         set_(self, "n_dice", check_int("n_dice", n_dice, 1, 8))
-        set_(self, "name", str(name))
+        if not isinstance(name, str):
+            raise TypeError(f"name must be a str, got {name!r} ({type(name).__name__})")
+        set_(self, "name", name)
         space = dice_space(self.n_dice)
         _, entry_a, entry_r = policy_layout(self.n_dice)
         kept = check_int_array("kept", kept)

@@ -263,7 +263,11 @@ class Table:
     """
 
     def __init__(self, rules: Rules, dist: np.ndarray, geo: Geometry | None = None):
+        from tabletop.validate import check_instance
+
         self.rules = Rules.check(rules, default=False)
+        check_instance("dist", dist, np.ndarray)
+        check_instance("geo", geo, Geometry, optional=True)
         self.dist = np.asarray(dist).view()
         self.dist.flags.writeable = False
         self.geometry = geometry(rules) if geo is None else geo
