@@ -120,8 +120,8 @@ def agent(name: str):
     >>> agent("straight")(initial_state(Rules()), 0, Rules(), None, None)
     (25, 0)
     """
-    if name not in AGENTS:
-        raise ValueError(f"unknown agent {name!r}: use one of {AGENTS}")
+    if not isinstance(name, str) or name not in AGENTS:
+        raise ValueError(f"name must be one of {AGENTS}: unknown agent {name!r}")
 
     def act(state, seat, rules: Rules, last, rng: np.random.Generator):
         if name == "straight":

@@ -90,10 +90,14 @@ def empirical_game(rules: Rules, n: int, agents=AGENTS, seed=None) -> EmpiricalG
     """
     rules = Rules.check(rules, default=False)
     n = check_count("n", n, 2)
+    if isinstance(agents, str) or not hasattr(agents, "__iter__"):
+        raise TypeError(f"agents must be a sequence of agent names, got {agents!r}")
     agents = tuple(agents)
-    for name in agents:
-        if name not in AGENTS:
-            raise ValueError(f"unknown agent {name!r}: use {AGENTS}")
+    if not agents:
+        raise ValueError(f"agents must name at least one agent of {AGENTS}, got none")
+    for i, name in enumerate(agents):
+        if not isinstance(name, str) or name not in AGENTS:
+            raise ValueError(f"agents[{i}]: unknown agent {name!r}, use one of {AGENTS}")
     k, m = len(agents), rules.n_players
     shape = (k,) * m
     payoffs = [np.zeros(shape) for _ in range(m)]

@@ -75,7 +75,7 @@ VERDICT = {
 }  # fmt: skip
 
 
-def grid_for(rules: Rules, grid: int) -> int:
+def grid_for(rules: Rules, grid: int, name: str = "grid") -> int:
     """The bid grid used: the smallest multiple of ``rules.bid_step`` that is >= ``grid``.
 
     Examples
@@ -83,7 +83,7 @@ def grid_for(rules: Rules, grid: int) -> int:
     >>> grid_for(Rules(), 5), grid_for(Rules(bid_step=3), 5)
     (5, 6)
     """
-    grid = check_count("grid", grid, 1)
+    grid = check_count(name, grid, 1)
     return -(-grid // rules.bid_step) * rules.bid_step
 
 
@@ -136,7 +136,8 @@ def balance(rules: Rules | None = None, *, n_games: int = 20_000, seed=0,
     """
     rules = Rules.check(rules)
     n_games = check_count("n_games", n_games, 2)
-    g_duel, g_coal = grid_for(rules, duel_grid), grid_for(rules, coalition_grid)
+    g_duel = grid_for(rules, duel_grid, "duel_grid")
+    g_coal = grid_for(rules, coalition_grid, "coalition_grid")
     root = as_seed_sequence(seed)
     jobs = check_count("jobs", jobs, 1)
     coalition_text = str(g_coal)

@@ -40,11 +40,9 @@ stderr and exits with a non-zero code.
 
 from __future__ import annotations
 
-import argparse
 import functools
 import re
 
-import numba
 import pandas as pd
 
 from citadel.agents import AGENTS
@@ -153,22 +151,12 @@ def _resolve(args) -> pd.DataFrame:
     return pd.DataFrame([row], index=pd.Index([move], name="move"))
 
 
-def _with_threads(jobs, work):
-    saved = numba.get_num_threads()
-    if jobs is not None:
-        numba.set_num_threads(min(jobs, numba.config.NUMBA_NUM_THREADS))
-    try:
-        return work()
-    finally:
-        numba.set_num_threads(saved)
-
-
 def _simulate(args) -> pd.DataFrame:
     rules = cli.rules_from_args(Rules, args)
     agents = _agents(rules, args.agents)
     if args.games < 2:
         raise ValueError(f"games must be >= 2 (for a mean and its error), got {args.games}")
-    res = _with_threads(args.jobs, lambda: simulate_games(rules, agents, args.games, args.seed))
+    res = cli.with_threads(args.jobs, lambda: simulate_games(rules, agents, args.games, args.seed))
     return res.summary()
 
 
@@ -233,13 +221,6 @@ def _check_agents(rules: Rules, agents) -> None:
             raise ValueError(f"unknown agent {name!r}, use one of {', '.join(AGENTS)}")
 
 
-def _int_list(text: str) -> list[int]:
-    try:
-        return list(cli.parse_value("capitals", text, tuple[int, ...]))
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-
-
 def build_parser() -> cli.ArgumentParser:
     """The argument parser of ``python -m citadel``."""
     parser = cli.ArgumentParser(
@@ -277,7 +258,7 @@ def build_parser() -> cli.ArgumentParser:
         help="one order per seat in seat order: 32N, 32:NE or '32 NE'; 0 or - abstains",
     )  # fmt: skip
     sub.add_argument(
-        "--capitals", type=_int_list, default=None, metavar="INT,...",
+        "--capitals", type=cli.int_list_option("capitals"), default=None, metavar="INT,...",
         help="each seat's capital, to check the amounts (default: the starting capital)",
     )  # fmt: skip
     sub = command("simulate", "simulated games between heuristic agents", _simulate)
@@ -308,5 +289,4 @@ def build_parser() -> cli.ArgumentParser:
 @cli.one_line_errors
 def main(argv: list[str] | None = None) -> int:
     """Run ``python -m citadel`` with ``argv`` (default: the process's arguments)."""
-    args = build_parser().parse_args(argv)
-    return cli.finish(args, args.run(args))
+    return cli.run_command(build_parser(), argv)

@@ -190,6 +190,8 @@ def play_game(rules: Rules, agents: Sequence[Agent], seed=None) -> GameRecord:
     >>> rec.scores, rec.rounds, rec.final.pawn, rec.orders[-1]
     ((0.0, 0.0, 0.0, 0.0), 4, (0, 3), ((25, 0), (100, 2), (100, 4), (100, 6)))
     """
+    if isinstance(agents, str) or not hasattr(agents, "__len__"):
+        raise TypeError(f"agents must be a sequence of agent callables, got {agents!r:.80}")
     rules = Rules.check(rules, default=False)
     if len(agents) != rules.n_players:
         raise ValueError(f"need {rules.n_players} agents (one per seat), got {len(agents)}")

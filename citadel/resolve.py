@@ -93,15 +93,19 @@ def check_orders(orders, rules: Rules, capitals=None) -> tuple[np.ndarray, np.nd
             amount, direction = order
         except (TypeError, ValueError):
             raise ValueError(
-                f"seat {seats[i]} (#{i}): an order is (amount, direction), got {order!r}"
+                f"orders[{i}]: seat {seats[i]} (#{i}): an order is (amount, direction), "
+                f"got {order!r}"
             ) from None
-        amounts[i] = rules.check_amount(i, amount, capitals[i])
+        try:
+            amounts[i] = rules.check_amount(i, amount, capitals[i])
+        except (TypeError, ValueError) as err:  # the message names the argument too
+            raise type(err)(f"orders[{i}]: {err}") from None
         if amounts[i] == 0 and direction is None:
             continue
         try:
             directions[i] = direction_index(direction)
         except ValueError as err:
-            raise ValueError(f"seat {seats[i]} (#{i}): {err}") from None
+            raise ValueError(f"orders[{i}]: seat {seats[i]} (#{i}): {err}") from None
     return amounts, directions
 
 
@@ -248,7 +252,6 @@ def resolve_many(amounts, directions, rules: Rules | None = None):
                 f"{name}: amounts must be multiples of bid_step={rules.bid_step} in "
                 f"0..{rules.capital}, got {a[row, seat]} in round {row}"
             )
-        raise ValueError(
-            f"{name}: unknown direction {d[row, seat]} in round {row}, use 0..7 (N, NE, ..., NW)"
-        )
+        raise ValueError(f"directions[{row}, {seat}]: {name}: unknown direction "
+                         f"{d[row, seat]} in round {row}, use 0..7 (N, NE, ..., NW)")
     return resolve_many_kernel(a, d, rules.resolution == "variant", rules.payment == "winners")

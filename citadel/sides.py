@@ -44,6 +44,7 @@ from citadel._kernels import resolve_many_kernel
 from citadel.rules import DIRECTIONS, Rules
 from citadel.stage import solve_with_loop, stationary_value
 from tabletop.frozen import same_fields
+from tabletop.validate import check_instance
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -505,6 +506,7 @@ def check_sides(sol: SidesSolution) -> SidesCheck:
     >>> chk.exploitability < 1e-9, round(chk.score_a + chk.score_b + chk.p_draw, 12)
     (True, 1.0)
     """
+    check_instance("sol", sol, SidesSolution)
     guaranteed = evaluate_sides(sol, respond=1)
     conceded = evaluate_sides(sol, respond=0)
     score_a = evaluate_sides(sol, (1.0, 0.0))
@@ -549,6 +551,7 @@ def simulate_sides(sol: SidesSolution, n: int, seed=None, max_rounds: int | None
     >>> simulate_sides(sol, 3, seed=1)["score_b"].tolist()   # three seats beat one
     [1.0, 1.0, 1.0]
     """
+    check_instance("sol", sol, SidesSolution)
     import pandas as pd
 
     from citadel.resolve import resolve_reference

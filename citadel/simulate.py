@@ -84,12 +84,15 @@ class GameSamples:
 def _agent_codes(agents, rules: Rules) -> np.ndarray:
     if isinstance(agents, str):
         agents = [agents] * rules.n_players
+    if not hasattr(agents, "__iter__"):
+        raise TypeError(f"agents must be an agent name or one name per seat, got {agents!r:.80}")
     agents = list(agents)
     if len(agents) != rules.n_players:
         raise ValueError(f"need {rules.n_players} agents (one per seat), got {len(agents)}")
     for i, name in enumerate(agents):
         if name not in AGENTS:
-            raise ValueError(f"seat {rules.seats[i]} (#{i}): unknown agent {name!r}, use {AGENTS}")
+            raise ValueError(f"agents[{i}]: seat {rules.seats[i]} (#{i}): unknown agent "
+                             f"{name!r}, use {AGENTS}")
     return np.array([AGENTS.index(a) for a in agents], dtype=np.int64)
 
 
@@ -169,6 +172,8 @@ def seat_balance(rules: Rules, agent: str, n: int, seed=None) -> dict:
     True
     """
     rules = Rules.check(rules, default=False)
+    if not isinstance(agent, str):
+        raise TypeError(f"agent must be one agent name for every seat, got {agent!r:.80}")
     games = simulate_games(rules, agent, n, seed=seed)
     outright = (games.scores == 1.0).sum(axis=0)  # games each seat won alone
     k = rules.n_players

@@ -90,8 +90,9 @@ def duel_space(rules: Rules, directions: str = "axis") -> DuelSpace:
     """
     if rules.n_players != 2:
         raise ValueError(f"the duel is the two-player game, got n_players={rules.n_players}")
-    if directions not in DIRECTION_SETS:
-        raise ValueError(f"directions must be one of {tuple(DIRECTION_SETS)}, got {directions!r}")
+    from tabletop.validate import check_choice
+
+    check_choice("directions", directions, tuple(DIRECTION_SETS))
     grid = np.arange(0, rules.capital + 1, rules.bid_step, dtype=np.int64)
     grid = grid[np.isin(grid, rules.legal_amounts(rules.capital)) | (grid == 0)]
     amounts, dirs = [], []
@@ -313,7 +314,13 @@ def _clean(p: np.ndarray) -> np.ndarray:
 
 
 def _check_payoffs(payoffs) -> list[np.ndarray]:
-    payoffs = [np.asarray(p, dtype=np.float64) for p in payoffs]
+    if isinstance(payoffs, str) or not hasattr(payoffs, "__iter__"):
+        raise TypeError(f"payoffs must be a sequence of payoff arrays, got {payoffs!r:.80}")
+    try:
+        payoffs = [np.asarray(p, dtype=np.float64) for p in payoffs]
+    except (TypeError, ValueError):
+        raise TypeError(f"payoffs must be a sequence of arrays of numbers, "
+                        f"got {payoffs!r:.80}") from None
     n = len(payoffs)
     if n < 2:
         raise ValueError(f"need payoffs for at least 2 players, got {n}")
@@ -473,9 +480,12 @@ def stage_payoffs(rules: Rules, state, orders, continuation) -> list[np.ndarray]
     state = check_state(state, rules)
     if not callable(continuation):
         raise TypeError(f"continuation must be callable, got {type(continuation).__name__}")
+    if isinstance(orders, str) or not hasattr(orders, "__iter__"):
+        raise TypeError(f"orders must hold one order list per seat, got {orders!r:.80}")
     shape = tuple(len(o) for o in orders)
     if len(shape) != rules.n_players:
-        raise ValueError(f"need order lists for {rules.n_players} seats, got {len(shape)}")
+        raise ValueError(f"orders must hold one order list for each of the "
+                         f"{rules.n_players} seats, got {len(shape)}")
     payoffs = [np.zeros(shape) for _ in range(rules.n_players)]
     for index in itertools.product(*(range(k) for k in shape)):
         result = play_round(state, [orders[i][k] for i, k in enumerate(index)], rules)

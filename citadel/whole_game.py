@@ -32,6 +32,7 @@ import numpy as np
 from citadel.rules import DIRECTIONS, Rules
 from citadel.stage import DuelSpace, duel_matrix, duel_space, solve_with_loop, stationary_value
 from tabletop.frozen import same_fields
+from tabletop.validate import check_choice, check_instance
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -252,6 +253,9 @@ def check_solution(sol: DuelGameSolution, directions: str = "all") -> DuelCheck:
     (True, True)
     """
     from citadel.stage import DIRECTION_SETS
+
+    check_instance("sol", sol, DuelGameSolution)
+    check_choice("directions", directions, tuple(DIRECTION_SETS))
 
     own_sets, big_sets = DIRECTION_SETS[sol.space.directions], DIRECTION_SETS[directions]
     if not all(set(a) <= set(b) for a, b in zip(own_sets, big_sets, strict=True)):

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING
 
 from commander.rules import Rules
 from tabletop.frozen import same_fields
+from tabletop.validate import check_instance, check_path
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -176,6 +177,7 @@ def load_cards(path: str | os.PathLike | None = None, rules: Rules | None = None
     >>> sorted(cards.cards["type"].unique()) == sorted(CARD_TYPES)
     True
     """
+    check_path("path", path, optional=True)
     import pandas as pd
 
     rules = Rules.check(rules)
@@ -229,6 +231,20 @@ class Deck:
     name: str
     entries: tuple[tuple[str, int], ...]
 
+    def __post_init__(self):
+        if not isinstance(self.name, str):
+            raise TypeError(f"name must be a str, got {self.name!r} ({type(self.name).__name__})")
+        if isinstance(self.entries, str) or not isinstance(self.entries, tuple | list):
+            raise TypeError(f"entries must be a tuple of (card id, copies) pairs, "
+                            f"got {self.entries!r:.80}")
+        for i, entry in enumerate(self.entries):
+            ok = isinstance(entry, tuple | list) and len(entry) == 2
+            if not ok or not isinstance(entry[0], str) or isinstance(entry[1], bool) \
+                    or not isinstance(entry[1], int) or entry[1] < 1:
+                raise ValueError(f"entries[{i}] must be a (card id, copies >= 1) pair, "
+                                 f"got {entry!r}")
+        object.__setattr__(self, "entries", tuple(tuple(e) for e in self.entries))
+
     def counts(self, cards: CardSet) -> pd.DataFrame:
         """The deck's cards with their copies, joined to the card data."""
         ids = [c for c, _ in self.entries]
@@ -251,6 +267,8 @@ def load_decks(
     >>> "spanish_sample" in decks
     True
     """
+    check_instance("cards", cards, CardSet, optional=True)
+    check_path("path", path, optional=True)
     cards = load_cards() if cards is None else cards
     if path is None:
         text = (resources.files("commander") / "data" / "decks.csv").read_text(encoding="utf-8")

@@ -44,7 +44,6 @@ from __future__ import annotations
 import argparse
 import functools
 
-import numba
 import pandas as pd
 
 from commander.cards import CardDataError, load_cards, load_decks
@@ -101,17 +100,6 @@ def _int_stream(name: str):
         if not values:
             raise argparse.ArgumentTypeError(f"{name}: expected at least one int")
         return values[0] if len(values) == 1 else values
-
-    convert.__name__ = "comma list of ints"
-    return convert
-
-
-def _int_list(name: str):
-    def convert(text: str):
-        try:
-            return list(cli.parse_value(name, text, tuple[int, ...]))
-        except ValueError as exc:
-            raise argparse.ArgumentTypeError(str(exc)) from None
 
     convert.__name__ = "comma list of ints"
     return convert
@@ -253,22 +241,12 @@ def _validate(args) -> pd.DataFrame:
     return pd.DataFrame(rows).set_index(["deck", "rule"])
 
 
-def _with_threads(jobs, work):
-    saved = numba.get_num_threads()
-    if jobs is not None:
-        numba.set_num_threads(min(jobs, numba.config.NUMBA_NUM_THREADS))
-    try:
-        return work()
-    finally:
-        numba.set_num_threads(saved)
-
-
 def _simulate(args) -> pd.DataFrame:
     rules = Rules(**_knobs(args))
     if args.games < 1:
         raise ValueError(f"games must be >= 1, got {args.games}")
     cards, decks = _decks(args.cards, args.decks, args.players, rules)
-    res = _with_threads(args.jobs, lambda: simulate_economy(
+    res = cli.with_threads(args.jobs, lambda: simulate_economy(
         rules, decks, cards, n=args.games, seed=args.seed, record=False))  # fmt: skip
     if args.show == "seats":
         return seat_advantage(res)
@@ -398,15 +376,16 @@ def build_parser() -> cli.ArgumentParser:
     sub = command("battle", "exact battle odds with drawn characters", _battle,
                   seed=False, jobs=False)  # fmt: skip
     sub.add_argument("--kind", choices=KINDS, default="tactical")
-    sub.add_argument("--attackers", type=_int_list("attackers"), required=True,
+    sub.add_argument("--attackers", type=cli.int_list_option("attackers"), required=True,
                      metavar="INT,...", help="strength of each attacker pool card")  # fmt: skip
     sub.add_argument("--n-attackers", type=int, default=1, help="attackers drawn (default: 1)")
-    sub.add_argument("--defenders", type=_int_list("defenders"), required=True,
+    sub.add_argument("--defenders", type=cli.int_list_option("defenders"), required=True,
                      metavar="INT,...", help="strength of each defender pool card")  # fmt: skip
     sub.add_argument("--n-defenders", type=int, default=1, help="defenders drawn (default: 1)")
     sub.add_argument("--target-value", type=int, default=0,
                      help="the territory's or agreement's value (default: 0)")  # fmt: skip
-    sub.add_argument("--commands", type=_int_list("commands"), default=None, metavar="INT,...",
+    sub.add_argument("--commands", type=cli.int_list_option("commands"), default=None,
+                     metavar="INT,...",
                      help="command of each attacker pool card (default: all 0)")  # fmt: skip
     sub.add_argument("--attacker-bonus", type=int, default=0)
     sub.add_argument("--defender-bonus", type=int, default=0)
@@ -415,7 +394,7 @@ def build_parser() -> cli.ArgumentParser:
                   seed=False, jobs=False)  # fmt: skip
     sub.add_argument(
         "--for-votes",
-        type=_int_list("for_votes"),
+        type=cli.int_list_option("for_votes"),
         required=True,
         metavar="INT,...",
         help="votes of each card of the pool voting for",
@@ -423,7 +402,7 @@ def build_parser() -> cli.ArgumentParser:
     sub.add_argument("--n-for", type=int, default=1, help="voters for drawn (default: 1)")
     sub.add_argument(
         "--against-votes",
-        type=_int_list("against_votes"),
+        type=cli.int_list_option("against_votes"),
         required=True,
         metavar="INT,...",
         help="votes of each card of the pool voting against",
@@ -454,5 +433,4 @@ def build_parser() -> cli.ArgumentParser:
 @cli.one_line_errors
 def main(argv: list[str] | None = None) -> int:
     """Run ``python -m commander`` with ``argv`` (default: the process's arguments)."""
-    args = build_parser().parse_args(argv)
-    return cli.finish(args, args.run(args))
+    return cli.run_command(build_parser(), argv)

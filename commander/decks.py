@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from commander.cards import ADVENTURE_TYPES, CardSet, Deck
 from commander.rules import Rules
+from tabletop.validate import check_instance
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -39,6 +40,8 @@ def deck_summary(deck: Deck, cards: CardSet) -> pd.Series:
     >>> int(deck_summary(load_decks(cards=cards)["spanish_sample"], cards)["crew"])
     12
     """
+    check_instance("deck", deck, Deck)
+    check_instance("cards", cards, CardSet)
     import pandas as pd
 
     frame = deck.counts(cards)
@@ -72,6 +75,8 @@ def validate_deck(deck: Deck, cards: CardSet, rules: Rules | None = None) -> lis
     >>> [v.rule for v in validate_deck(decks["broken_example"], cards)]
     ['min_crew', 'crew_majority', 'min_territories', 'min_adventure']
     """
+    check_instance("deck", deck, Deck)
+    check_instance("cards", cards, CardSet)
     rules = Rules.check(rules)
     s = deck_summary(deck, cards)
     out = []

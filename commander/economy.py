@@ -32,6 +32,7 @@ from commander.rules import Rules
 from tabletop.frozen import same_fields
 from tabletop.seeding import check_count, chunk_seeds
 from tabletop.stats import proportion_ci
+from tabletop.validate import check_instance
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -247,12 +248,18 @@ def simulate_economy(
     >>> res.win_round.shape, res.gold.shape[1:]
     ((200,), (60, 2))
     """
+    check_instance("cards", cards, CardSet)
     from tabletop.validate import check_bool
 
     rules = Rules.check(rules, default=False)
     n = check_count("n", n, 1)
     chunk_size = check_count("chunk_size", chunk_size, 1)
     rotate, record = check_bool("rotate", rotate), check_bool("record", record)
+    if isinstance(decks, str | Deck) or not hasattr(decks, "__iter__"):
+        raise TypeError(f"decks must be a sequence of Deck, one per player, got {decks!r:.80}")
+    decks = list(decks)
+    for i, deck in enumerate(decks):
+        check_instance(f"decks[{i}]", deck, Deck)
     strategies = [Strategy()] * len(decks) if strategies is None else list(strategies)
     data = kernel_inputs(rules, list(decks), cards, strategies, max_rounds)
     seeds = chunk_seeds(seed, -(-n // chunk_size))
@@ -288,8 +295,16 @@ def economy_curves(result: EconomyResult, quantiles=(0.1, 0.5, 0.9)) -> pd.DataF
     >>> float(economy_curves(res).loc[1, ("stock", "mean")])   # 8 + 1 per player
     10.0
     """
+    check_instance("result", result, EconomyResult)
     import pandas as pd
 
+    from tabletop.validate import check_float
+
+    if isinstance(quantiles, str | bytes) or not hasattr(quantiles, "__iter__"):
+        raise TypeError(f"quantiles must be a sequence of numbers in [0, 1], got {quantiles!r}")
+    quantiles = [check_float(f"quantiles[{i}]", q, 0.0, 1.0) for i, q in enumerate(quantiles)]
+    if not quantiles:
+        raise ValueError("quantiles must hold at least one number in [0, 1], got none")
     if result.gold is None:
         raise ValueError("result has no trajectories: simulate with record=True")
     rates = result.rules.rates
@@ -326,6 +341,7 @@ def win_turns(result: EconomyResult) -> pd.Series:
     >>> round(float(win_turns(res).sum()), 12)
     1.0
     """
+    check_instance("result", result, EconomyResult)
     import pandas as pd
 
     counts = pd.Series(result.win_round).value_counts().sort_index()
@@ -359,6 +375,7 @@ def seat_advantage(result: EconomyResult) -> pd.DataFrame:
     >>> list(seat_advantage(res).columns)
     ['wins', 'share', 'ci_low', 'ci_high']
     """
+    check_instance("result", result, EconomyResult)
     return _shares(result.win_seat, result.rules.n_players, "seat")
 
 
@@ -374,6 +391,7 @@ def strategy_wins(result: EconomyResult) -> pd.DataFrame:
     >>> int(strategy_wins(res)["wins"].sum()) == int((res.win_round > 0).sum())
     True
     """
+    check_instance("result", result, EconomyResult)
     return _shares(result.win_player, result.rules.n_players, "player")
 
 

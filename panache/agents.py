@@ -70,9 +70,14 @@ class Agent:
     label: str | None = None
 
     def __post_init__(self):
+        if self.label is not None and not isinstance(self.label, str):
+            raise TypeError(f"label must be a str or None, got {self.label!r}")
+        for name in ("kind", "target", "mp", "turn_policy"):  # names: never a list or a number
+            if not isinstance(getattr(self, name), str):
+                raise TypeError(f"{name} must be a str, got {getattr(self, name)!r}")
         if self.kind not in KINDS:
             raise ValueError(f"kind must be one of {KINDS}, got {self.kind!r}")
-        if self.target not in TARGETS:
+        if not isinstance(self.target, str) or self.target not in TARGETS:
             raise ValueError(f"target must be one of {sorted(TARGETS)}, got {self.target!r}")
         if isinstance(self.min_level, bool) or not isinstance(self.min_level, int):
             raise TypeError(f"min_level must be an int, got {self.min_level!r}")
@@ -80,7 +85,7 @@ class Agent:
             raise ValueError(f"min_level must be 1..7 (7: never attack), got {self.min_level}")
         if not isinstance(self.counter, bool):
             raise TypeError(f"counter must be True or False, got {self.counter!r}")
-        if self.mp not in MP_RULES:
+        if not isinstance(self.mp, str) or self.mp not in MP_RULES:
             raise ValueError(f"mp must be one of {sorted(MP_RULES)}, got {self.mp!r}")
         if self.turn_policy not in TURN_POLICIES and self.turn_policy not in HUMAN_POLICIES:
             raise ValueError(

@@ -40,7 +40,6 @@ from __future__ import annotations
 
 import functools
 
-import numba
 import pandas as pd
 
 from panache.advise import advise
@@ -66,15 +65,8 @@ def parse_agent(spec: str) -> Agent:
     >>> parse_agent("heuristic:target=weakest,min_level=3").name
     'weakest/ev/L3/counter/mp-ahead'
     """
-    kind, _, options = spec.partition(":")
-    kwargs = {}
-    for item in filter(None, options.split(",")):
-        key, sep, value = item.partition("=")
-        if not sep or key not in _AGENT_FIELDS:
-            raise ValueError(
-                f"agent {spec!r}: options are KEY=VALUE with KEY one of {', '.join(_AGENT_FIELDS)}"
-            )
-        kwargs[key] = cli.parse_value(f"agent {key}", value, _AGENT_FIELDS[key])
+    kind = spec.partition(":")[0]
+    kwargs = cli.parse_spec_options(spec, _AGENT_FIELDS)
     if kind == "heuristic":
         return Agent.heuristic(**kwargs)
     if kind in ("random", "duel", "three"):
@@ -166,22 +158,12 @@ def _duel(args) -> pd.DataFrame:
     return sol.win if args.show == "win" else sol.decision_table()
 
 
-def _with_threads(jobs, work):
-    saved = numba.get_num_threads()
-    if jobs is not None:
-        numba.set_num_threads(min(jobs, numba.config.NUMBA_NUM_THREADS))
-    try:
-        return work()
-    finally:
-        numba.set_num_threads(saved)
-
-
 def _simulate(args) -> pd.DataFrame:
     rules = cli.rules_from_args(Rules, args)
     agents = _agents(rules, args.agents)
     if args.tournament:
-        return _with_threads(args.jobs, lambda: tournament(rules, agents, args.games, args.seed))
-    res = _with_threads(
+        return cli.with_threads(args.jobs, lambda: tournament(rules, agents, args.games, args.seed))
+    res = cli.with_threads(
         args.jobs, lambda: simulate_games(rules, agents, args.games, seed=args.seed)
     )
     if args.show == "stats":
@@ -277,5 +259,4 @@ def build_parser() -> cli.ArgumentParser:
 @cli.one_line_errors
 def main(argv: list[str] | None = None) -> int:
     """Run ``python -m panache`` with ``argv`` (default: the process's arguments)."""
-    args = build_parser().parse_args(argv)
-    return cli.finish(args, args.run(args))
+    return cli.run_command(build_parser(), argv)

@@ -273,6 +273,8 @@ def _kernel_inputs(rules: Rules, agents) -> dict:
 
 
 def _check_agents(agents) -> tuple:
+    if isinstance(agents, str) or not hasattr(agents, "__iter__"):
+        raise TypeError(f"agents must be a sequence of panache.Agent, got {agents!r:.80}")
     agents = tuple(agents)
     if not 2 <= len(agents) <= 999:
         raise ValueError(f"agents must hold one Agent per seat, 2..999 seats, got {len(agents)}")

@@ -74,7 +74,9 @@ class TurnPolicy:
 
         set_ = object.__setattr__
         set_(self, "n_dice", check_int("n_dice", n_dice, 1, 8))
-        set_(self, "name", str(name))
+        if not isinstance(name, str):
+            raise TypeError(f"name must be a str, got {name!r} ({type(name).__name__})")
+        set_(self, "name", name)
         space = dice_space(self.n_dice)
         _, entry_a, entry_r = policy_layout(self.n_dice)
         kept = check_int_array("kept", kept)
@@ -173,10 +175,17 @@ def tabulate_policy(n_dice: int, choose: Callable, name: str | None = None) -> T
     ValueError
         Naming the first situation where the answer breaks the set-aside rule.
     """
+    from tabletop.validate import check_int
+
+    check_int("n_dice", n_dice, 1, MAX_DICE)
     if isinstance(choose, TurnPolicy):
         return choose
     if not callable(choose):
-        raise TypeError(f"policy must be a TurnPolicy or a callable, got {type(choose).__name__}")
+        # the callers pass their own ``policy`` here: the message names both
+        raise TypeError("choose (the policy) must be a TurnPolicy or a callable, "
+                        f"got {type(choose).__name__}")
+    if name is not None and not isinstance(name, str):
+        raise TypeError(f"name must be a str or None, got {name!r} ({type(name).__name__})")
     space = dice_space(n_dice)
     _, entry_a, entry_r = policy_layout(n_dice)
     name = name or getattr(choose, "__name__", "policy")
@@ -225,7 +234,7 @@ def human_policy(rules: Rules, name: str) -> TurnPolicy:
     (6, 5)
     """
     rules = Rules.check(rules, default=False)
-    if name not in HUMAN_POLICIES:
+    if not isinstance(name, str) or name not in HUMAN_POLICIES:
         raise ValueError(f"name must be one of {sorted(HUMAN_POLICIES)}, got {name!r}")
     value = dict(enumerate(rules.face_values, start=1))
 

@@ -79,12 +79,17 @@ class Clause:
             raise ValueError(f"condition must be one of {CONDITIONS}, got {self.condition!r}")
         if self.action not in ACTIONS:
             raise ValueError(f"action must be one of {ACTIONS}, got {self.action!r}")
+        if self.arg is not None and (isinstance(self.arg, bool) or not isinstance(self.arg, int)):
+            raise TypeError(f"arg must be an int or None, got {self.arg!r}")
         if (self.condition == "always") != (self.arg is None):
             raise ValueError(f"condition {self.condition!r} takes an arg iff it is not 'always'")
         if (self.action in ("at_least", "ladder")) != (self.value is not None):
             raise ValueError(
                 f"action {self.action!r} takes a value iff it is 'at_least' or 'ladder'"
             )
+        if self.action == "at_least" and (isinstance(self.value, bool)
+                                          or not isinstance(self.value, int)):
+            raise TypeError(f"value of 'at_least' must be an int, got {self.value!r}")
         if self.action == "ladder" and (not isinstance(self.value, tuple) or len(self.value) != 3):
             raise ValueError(f"a ladder's value is three thresholds, got {self.value!r}")
 
@@ -169,6 +174,8 @@ class DecisionList:
     clauses: tuple[Clause, ...]
 
     def __post_init__(self):
+        if isinstance(self.clauses, str) or not hasattr(self.clauses, "__iter__"):
+            raise TypeError(f"clauses must be a non-empty tuple of Clause, got {self.clauses!r}")
         clauses = tuple(self.clauses)
         if not clauses or not all(isinstance(c, Clause) for c in clauses):
             raise TypeError(f"clauses must be a non-empty tuple of Clause, got {self.clauses!r}")

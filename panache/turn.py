@@ -163,7 +163,11 @@ def utility_vector(rules: Rules, utility) -> np.ndarray:
     elif callable(utility):
         out = np.array([float(utility(int(t))) for t in totals], dtype=np.float64)
     else:
-        out = np.asarray(utility, dtype=np.float64)
+        try:
+            out = np.asarray(utility, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise TypeError(f"utility must be a name, an array of numbers or a callable, "
+                            f"got {utility!r:.80}") from None
         if out.shape != totals.shape:
             raise ValueError(
                 f"utility array must have one value per reachable total ({totals.size}: "

@@ -35,6 +35,7 @@ from samarra.engine import Action, _apply, legal_actions, tie_break
 from samarra.position import Position
 from samarra.rules import DEATH, MERCHANT, SERVANT
 from samarra.solve import Table
+from tabletop.validate import check_instance
 
 
 @dataclass(frozen=True)
@@ -115,6 +116,7 @@ def determinizations(view: View) -> list[Position]:
     >>> len(determinizations(View.of(start, 0)))   # nothing is revealed yet
     6
     """
+    check_instance("view", view, View)
     p, side = view.position, view.side
     enemy = 3 * (1 - side)
     objects = list(p.cells[enemy : enemy + 3])  # true order; identities are hidden

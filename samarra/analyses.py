@@ -167,9 +167,10 @@ def balance(rules: Rules | None = None, *, n_games: int = 500, seed=0,
     """
     from tqdm import tqdm
 
-    from tabletop.validate import check_bool
+    from tabletop.validate import check_bool, check_path
 
     rules = Rules.check(rules)
+    check_path("cache_dir", cache_dir, optional=True)
     if progress is not None:
         progress = check_bool("progress", progress)
     n_games = check_count("n_games", n_games, 2)

@@ -52,6 +52,7 @@ from samarra.variants import compare_variants
 from tabletop import cli
 from tabletop.balance import balance_task
 from tabletop.sweep import expand_grid
+from tabletop.validate import check_float, check_int
 
 ANALYSES = ("solve", "play", "balance")
 AGENT_KINDS = ("random", "greedy", "determinizing", "ismcts")
@@ -73,20 +74,16 @@ def parse_agent(spec: str, table_of=None):
     ...
     ValueError: agent 'greedy:depth=3': a greedy agent takes no options
     """
-    kind, _, options = spec.partition(":")
+    kind = spec.partition(":")[0]
     if kind not in AGENT_KINDS:
         raise ValueError(f"agent {spec!r}: the kind must be one of {', '.join(AGENT_KINDS)}")
-    allowed = _AGENT_FIELDS.get(kind, {})
-    kwargs = {}
-    for item in filter(None, options.split(",")):
-        if not allowed:
-            raise ValueError(f"agent {spec!r}: a {kind} agent takes no options")
-        key, sep, value = item.partition("=")
-        if not sep or key not in allowed:
-            raise ValueError(
-                f"agent {spec!r}: options are KEY=VALUE with KEY one of {', '.join(allowed)}"
-            )
-        kwargs[key] = cli.parse_value(f"agent {key}", value, allowed[key])
+    kwargs = cli.parse_spec_options(spec, _AGENT_FIELDS.get(kind, {}))
+    # the agent checks its options again; checked here, a bad one costs no solve first
+    for key in ("iterations", "depth"):
+        if key in kwargs:
+            check_int(f"agent {key}", kwargs[key], 1)
+    if "exploration" in kwargs:
+        check_float("agent exploration", kwargs["exploration"], 0.0)
     if kind == "random":
         return RandomAgent()
     if kind == "greedy":
@@ -267,5 +264,4 @@ def build_parser() -> cli.ArgumentParser:
 @cli.one_line_errors
 def main(argv: list[str] | None = None) -> int:
     """Run ``python -m samarra`` with ``argv`` (default: the process's arguments)."""
-    args = build_parser().parse_args(argv)
-    return cli.finish(args, args.run(args))
+    return cli.run_command(build_parser(), argv)

@@ -34,6 +34,7 @@ from typing import NamedTuple
 
 from samarra.position import PASS_LIMIT, Position, figure_name
 from samarra.rules import BLACK, DEATH, MERCHANT, SERVANT, SIDES, WHITE, Rules
+from tabletop.validate import check_instance
 
 KINDS = ("move", "merchant", "death", "pass")
 
@@ -93,6 +94,7 @@ def legal_actions(position: Position) -> list[Action]:
     >>> [str(a) for a in legal_actions(p)]
     ['move servant to 3', 'move merchant to 4', 'move death to 5']
     """
+    check_instance("position", position, Position)
     p, rules = position, position.rules
     if p.is_over or horizon_reached(p):
         return []
@@ -206,6 +208,7 @@ def apply_action(position: Position, action) -> Position:
     >>> p.to_move, p.actions_left, p.cells[0]
     (1, 2, 3)
     """
+    check_instance("position", position, Position)
     action = check_action(position, action)
     return _apply(position, action)
 
@@ -288,6 +291,7 @@ def tie_break(position: Position) -> int | None:
     >>> tie_break(start_position(Rules(), "SMD", "DSM")) is None
     True
     """
+    check_instance("position", position, Position)
     rules, cells = position.rules, position.cells
     rows = []
     for side in (BLACK, WHITE):

@@ -31,6 +31,7 @@ from samarra.solve import Table, solve
 from tabletop.frozen import same_fields
 from tabletop.matrix_games import solve_zero_sum
 from tabletop.seeding import check_count
+from tabletop.validate import check_instance
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -54,7 +55,11 @@ def horizon_values(table: Table, positions, max_horizon: int) -> np.ndarray:
     if not isinstance(table, Table):
         raise TypeError(f"table must be a samarra Table, got {type(table).__name__}")
     max_horizon = check_count("max_horizon", max_horizon)
+    if isinstance(positions, str) or not hasattr(positions, "__iter__"):
+        raise TypeError(f"positions must be a sequence of samarra Positions, got {positions!r:.80}")
     positions = list(positions)
+    if not positions:
+        raise ValueError("positions must hold at least one position, got none")
     for p in positions:
         if not isinstance(p, Position) or p.is_over:
             raise ValueError(f"positions must be samarra Positions of games not over, got {p!r}")
@@ -127,6 +132,7 @@ def solve_horizon(rules: Rules | None = None, max_horizon: int = 60, table: Tabl
     import pandas as pd
 
     rules = Rules.check(rules)  # checked even when the table's rules are used
+    check_instance("table", table, Table, optional=True)
     if table is None:
         table = solve(rules, **solve_options)
     rules = table.rules

@@ -24,6 +24,7 @@ import numbers
 from dataclasses import dataclass, field
 
 from samarra.rules import BLACK, DEATH, FIGURES, MERCHANT, SERVANT, SIDES, WHITE, Rules
+from tabletop.validate import check_instance
 
 LETTERS = "SMDsmd"
 #: Passes in a row (full turns) that end the game under "Passer".
@@ -218,6 +219,7 @@ class Position:
 
 def format_position(position: Position) -> str:
     """The text board of ``position`` (see the module docstring)."""
+    check_instance("position", position, Position)
     p, rules = position, position.rules
     lines = [
         f"to move: {SIDES[p.to_move]}, actions left: {p.actions_left}, "

@@ -22,6 +22,7 @@ from samarra.rules import BLACK, SIDES, Rules
 from samarra.solve import Table, solve
 from tabletop.frozen import same_fields
 from tabletop.matrix_games import solve_zero_sum
+from tabletop.validate import check_instance
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -88,6 +89,7 @@ def setup_values(table: Table) -> tuple[pd.DataFrame, pd.DataFrame]:
     >>> payoff.shape
     (6, 6)
     """
+    check_instance("table", table, Table)
     import pandas as pd
 
     rules = table.rules

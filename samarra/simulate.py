@@ -18,9 +18,17 @@ from samarra.position import setups, start_position
 from samarra.rules import Rules
 from tabletop.seeding import as_generator, check_count
 from tabletop.stats import proportion_ci
+from tabletop.validate import check_instance
 
 if TYPE_CHECKING:
     import pandas as pd
+
+
+def _check_agents(black, white) -> None:
+    """Black and White are agents: objects with a ``choose(view, actions, rng)`` method."""
+    for name, agent in (("black", black), ("white", white)):
+        if not callable(getattr(agent, "choose", None)):
+            raise TypeError(f"{name} must be an agent (with a choose method), got {agent!r:.80}")
 
 
 def play_game(rules: Rules, black, white, rng: random.Random, black_setup: str | None = None,
@@ -35,6 +43,8 @@ def play_game(rules: Rules, black, white, rng: random.Random, black_setup: str |
     True
     """
     rules = Rules.check(rules, default=False)
+    check_instance("rng", rng, random.Random)
+    _check_agents(black, white)
     names = setups(rules)
     b = rng.choice(names) if black_setup is None else black_setup
     w = rng.choice(names) if white_setup is None else white_setup
@@ -60,6 +70,7 @@ def play_games(rules: Rules, black, white, n_games: int, seed=None) -> pd.DataFr
 
     rules = Rules.check(rules, default=False)
     n_games = check_count("n_games", n_games, 1)
+    _check_agents(black, white)
     rng = random.Random(int(as_generator(seed).integers(2**63)))
     rows = []
     for _ in range(n_games):

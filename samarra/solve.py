@@ -73,6 +73,7 @@ from samarra.position import Position
 from samarra.rules import BLACK, DEATH, MERCHANT, SIDES, Rules
 from tabletop.files import atomic_write_bytes, remove_stale_temporaries, warn_if_unwritable
 from tabletop.frozen import freeze, same_fields
+from tabletop.validate import check_path
 
 FORMAT_VERSION = 1
 OUTCOMES = ("loss", "draw", "win")
@@ -262,7 +263,11 @@ class Table:
     """
 
     def __init__(self, rules: Rules, dist: np.ndarray, geo: Geometry | None = None):
+        from tabletop.validate import check_instance
+
         self.rules = Rules.check(rules, default=False)
+        check_instance("dist", dist, np.ndarray)
+        check_instance("geo", geo, Geometry, optional=True)
         self.dist = np.asarray(dist).view()
         self.dist.flags.writeable = False
         self.geometry = geometry(rules) if geo is None else geo
@@ -433,6 +438,7 @@ def solve(rules: Rules | None = None, cache: bool = True, directory=None) -> Tab
     >>> sum(table.counts.values()) == n_states(Rules(length=3))
     True
     """
+    check_path("directory", directory, optional=True)
     from tabletop.validate import check_bool
 
     rules = check_solvable(Rules.check(rules))

@@ -38,7 +38,7 @@ def compare_variants(variants: dict[str, Rules], **solve_options) -> pd.DataFram
         raise ValueError(f"variants must be a non-empty dict name -> Rules, got {variants!r}")
     rows = {}
     for name, rules in variants.items():
-        check_solvable(rules)
+        check_solvable(Rules.check(rules, f"variants[{name!r}]", default=False))
         table = solve(rules, **solve_options)
         game = setup_game(table=table)
         shares = game.outcome_shares()

@@ -55,14 +55,17 @@ sys.exit(main())``.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import inspect
 import json
 import math
+import os
 import re
 import sys
 import types
 import typing
+import warnings
 from dataclasses import MISSING, fields
 
 import numpy as np
@@ -103,16 +106,72 @@ class ArgumentParser(argparse.ArgumentParser):
         raise UsageError(f"{self.prog}: {message}")
 
 
-def _first_line(exc: BaseException) -> str:
-    lines = [line for line in str(exc).strip().splitlines() if line.strip()]
-    return lines[0] if lines else type(exc).__name__
+#: Exit codes of every command line: a mistake in the values given, a malformed
+#: command line (argparse's code), and Ctrl-C (128 + SIGINT, the shells' convention).
+EXIT_ERROR, EXIT_USAGE, EXIT_INTERRUPTED = 1, 2, 130
+#: Set this variable (to anything but empty or ``0``) to see the traceback of an
+#: unexpected error instead of its one line.
+TRACEBACK_ENV = "TABLETOP_TRACEBACK"
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-_]")
+_MAX_LINE = 400  # characters of an error line: a long array in a message is cut
+
+
+def error_line(exc: BaseException) -> str:
+    """The one line that reports ``exc``: its first non-empty line, colour codes removed.
+
+    Examples
+    --------
+    >>> error_line(ValueError("\\x1b[31mn_dice must be 1..8, got 9\\x1b[0m\\nmore"))
+    'n_dice must be 1..8, got 9'
+    >>> error_line(KeyError("deck"))
+    "'deck'"
+    """
+    text = _ANSI.sub("", str(exc))
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    line = lines[0] if lines else type(exc).__name__
+    return line if len(line) <= _MAX_LINE else line[: _MAX_LINE - 3] + "..."
+
+
+def _report(message: str) -> None:
+    """Print ``error: message`` on stderr, as one line with no colour codes."""
+    line = _ANSI.sub("", message).replace("\n", " ").replace("\r", " ")
+    with contextlib.suppress(OSError, ValueError):  # stderr closed: the exit code tells
+        print(f"error: {line}", file=sys.stderr, flush=True)
+
+
+def _one_line_warning(message, category, filename, lineno, line=None) -> str:
+    return f"warning: {error_line(Warning(message))} ({category.__name__})\n"
+
+
+def _stdout_gone() -> None:
+    """After a broken pipe (``... | head``): send what is left of stdout nowhere, so that
+    flushing it at exit prints no second error."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 def one_line_errors(main):
-    """Decorate ``main(argv=None) -> int | None``: user errors become one line on stderr.
+    """Decorate ``main(argv=None) -> int | None``: every error becomes one line on stderr.
 
-    Returns the exit code: ``main``'s (0 for None), the error's (1, or 2 for a usage
-    error; 130 when interrupted).
+    Whatever goes wrong, the command prints ``error: ...`` on stderr, one line with no
+    colour codes and no traceback, and returns a non-zero exit code:
+
+    ======================================================  ==============================
+    what                                                    exit code
+    ======================================================  ==============================
+    :class:`UsageError` (a malformed command line)           2 (:data:`EXIT_USAGE`)
+    :class:`CommandError`, ``ValueError``, ``TypeError``,    1 (:data:`EXIT_ERROR`)
+    ``OSError``, ``ArithmeticError`` (``OverflowError``...)
+    ``MemoryError``: the line says so and names the cure     1
+    any other exception (a bug): its type and message,       1
+    and how to see the traceback (:data:`TRACEBACK_ENV`)
+    ``KeyboardInterrupt`` (Ctrl-C): ``error: interrupted``   130 (:data:`EXIT_INTERRUPTED`)
+    ======================================================  ==============================
+
+    Otherwise it returns ``main``'s code (0 for None). ``SystemExit`` passes through
+    (``--help`` exits with 0). Warnings raised meanwhile print one line each
+    (``warning: ...``). A closed output pipe (``python -m panache ... | head``) ends
+    the command quietly with code 1, as Python's own documentation advises.
 
     Examples
     --------
@@ -129,17 +188,34 @@ def one_line_errors(main):
 
     @functools.wraps(main)
     def wrapper(argv=None) -> int:
+        saved = warnings.formatwarning
+        warnings.formatwarning = _one_line_warning
         try:
             code = main(argv)
         except CommandError as exc:
-            print(f"error: {_first_line(exc)}", file=sys.stderr)
+            _report(error_line(exc))
             return exc.exit_code
-        except (ValueError, TypeError, OSError) as exc:
-            print(f"error: {_first_line(exc)}", file=sys.stderr)
-            return 1
+        except BrokenPipeError:
+            _stdout_gone()
+            return EXIT_ERROR
+        except (ValueError, TypeError, OSError, ArithmeticError) as exc:
+            _report(error_line(exc))
+            return EXIT_ERROR
+        except MemoryError as exc:
+            detail = error_line(exc).rstrip(". ") if str(exc).strip() else "the allocation failed"
+            _report(f"out of memory: {detail}; choose smaller rules or sizes")
+            return EXIT_ERROR
         except KeyboardInterrupt:
-            print("error: interrupted", file=sys.stderr)
-            return 130
+            _report("interrupted")
+            return EXIT_INTERRUPTED
+        except Exception as exc:
+            if os.environ.get(TRACEBACK_ENV, "") not in ("", "0"):
+                raise
+            _report(f"internal error: {type(exc).__name__}: {error_line(exc)} "
+                    f"(set {TRACEBACK_ENV}=1 to see the traceback)")  # fmt: skip
+            return EXIT_ERROR
+        finally:
+            warnings.formatwarning = saved
         return 0 if code is None else int(code)
 
     return wrapper
@@ -442,6 +518,75 @@ def add_command(commands, name: str, help: str, run, rules, seed: bool = True,
     add_common_options(sub, seed=seed, jobs=jobs)
     sub.set_defaults(run=run)
     return sub
+
+
+def with_threads(jobs: int | None, work):
+    """``work()`` run on ``jobs`` numba threads (None: as many as now; capped at numba's
+    pool), the thread count restored afterwards, whatever happens.
+
+    Examples
+    --------
+    >>> import numba
+    >>> before = numba.get_num_threads()
+    >>> with_threads(1, numba.get_num_threads), numba.get_num_threads() == before
+    (1, True)
+    """
+    import numba
+
+    saved = numba.get_num_threads()
+    if jobs is not None:
+        numba.set_num_threads(min(jobs, numba.config.NUMBA_NUM_THREADS))
+    try:
+        return work()
+    finally:
+        numba.set_num_threads(saved)
+
+
+def int_list_option(name: str):
+    """An argparse ``type`` reading a comma list of ints (``1,2,3``) for option ``name``."""
+
+    def convert(text: str) -> list[int]:
+        try:
+            return list(parse_value(name, text, tuple[int, ...]))
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    convert.__name__ = "comma list of ints"
+    return convert
+
+
+def parse_spec_options(spec: str, allowed: dict[str, object], what: str = "agent") -> dict:
+    """The ``KEY=VALUE,...`` options after the colon of ``kind:KEY=VALUE,...``, typed by
+    ``allowed`` (option name to type); ``what`` names the thing in the messages.
+
+    Examples
+    --------
+    >>> parse_spec_options("ismcts:iterations=50,depth=3", {"iterations": int, "depth": int})
+    {'iterations': 50, 'depth': 3}
+    >>> parse_spec_options("ismcts:speed=3", {"iterations": int})
+    Traceback (most recent call last):
+    ...
+    ValueError: agent 'ismcts:speed=3': options are KEY=VALUE with KEY one of iterations
+    """
+    kind, _, options = spec.partition(":")
+    kwargs = {}
+    for item in filter(None, options.split(",")):
+        if not allowed:
+            raise ValueError(f"{what} {spec!r}: a {kind} {what} takes no options")
+        key, sep, value = item.partition("=")
+        if not sep or key not in allowed:
+            raise ValueError(
+                f"{what} {spec!r}: options are KEY=VALUE with KEY one of {', '.join(allowed)}"
+            )
+        kwargs[key] = parse_value(f"{what} {key}", value, allowed[key])
+    return kwargs
+
+
+def run_command(parser: argparse.ArgumentParser, argv: list[str] | None = None) -> int:
+    """Parse ``argv``, run the subcommand's ``run(args)`` and :func:`finish` with its frame:
+    the body of every game's ``main`` (which :func:`one_line_errors` wraps)."""
+    args = parser.parse_args(argv)
+    return finish(args, args.run(args))
 
 
 def sweep_grid(args: argparse.Namespace, rules, base: dict) -> dict[str, list]:

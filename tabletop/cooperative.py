@@ -38,6 +38,8 @@ if TYPE_CHECKING:
 def _players_and_values(v: Mapping, players) -> tuple[tuple, dict]:
     if not isinstance(v, Mapping):
         raise TypeError(f"v must be a mapping from coalitions to numbers, got {type(v).__name__}")
+    if not hasattr(players, "__iter__"):  # a string is a sequence of one-letter players
+        raise TypeError(f"players must be a sequence of players, got {players!r}")
     players = tuple(players)
     if len(set(players)) != len(players) or not players:
         raise ValueError(f"players must be distinct and at least one, got {players!r}")

@@ -44,6 +44,8 @@ import warnings
 from collections.abc import Iterator
 from pathlib import Path
 
+from tabletop.validate import check_path
+
 #: Age (seconds since the last write) after which any temporary of an atomic write is removed.
 STALE_SECONDS = 3600.0
 
@@ -184,6 +186,7 @@ def atomic_write_bytes(path: str | os.PathLike, data: bytes, *, tidy: bool = Tru
     >>> atomic_write_bytes(p, b"hello").read_bytes()
     b'hello'
     """
+    check_path("path", path)
     if not isinstance(data, bytes | bytearray | memoryview):
         raise TypeError(f"data must be bytes, got {type(data).__name__}")
     path = Path(path)
@@ -206,6 +209,7 @@ def atomic_write_bytes(path: str | os.PathLike, data: bytes, *, tidy: bool = Tru
 
 def atomic_write_text(path: str | os.PathLike, text: str, *, tidy: bool = True) -> Path:
     """Write ``text`` (UTF-8) to ``path`` atomically; see :func:`atomic_write_bytes`."""
+    check_path("path", path)
     if not isinstance(text, str):
         raise TypeError(f"text must be str, got {type(text).__name__}")
     return atomic_write_bytes(path, text.encode("utf-8"), tidy=tidy)

@@ -38,6 +38,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from tabletop.cli import ArgumentParser, one_line_errors
 from tabletop.files import atomic_write_text
 from tabletop.glossary import glossary_markdown
 from tabletop.report import HEADLINE_MARK, report_dir
@@ -215,9 +216,11 @@ def write_index(folder: str | os.PathLike | None = None, balance: bool = False,
     return atomic_write_text(folder / INDEX_NAME, build_index(folder, balance, source))
 
 
+@one_line_errors
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tabletop.index", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    """Run ``python -m tabletop.index`` with ``argv``; errors are one line on stderr."""
+    parser = ArgumentParser(prog="python -m tabletop.index", description=__doc__,
+                            formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--report-dir", default=None, help="the report folder (default: reports/)")
     parser.add_argument("--no-balance", action="store_true",
                         help="leave the balance table out (computes no card)")

@@ -19,7 +19,6 @@ and explanation of its notebook, and neither is written twice.
 
 from __future__ import annotations
 
-import argparse
 import ast
 import contextlib
 import json
@@ -29,6 +28,7 @@ import sys
 import time
 from pathlib import Path
 
+from tabletop.cli import ArgumentParser, one_line_errors
 from tabletop.files import atomic_write_text
 from tabletop.report import SIZES, report_dir, variant_dir
 
@@ -220,8 +220,10 @@ def _failure(path: Path, exc: BaseException) -> str:
     return f"error: {path.name} failed: {failure_line(exc)}"
 
 
+@one_line_errors
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tabletop.notebooks", description=__doc__)
+    """Run ``python -m tabletop.notebooks`` with ``argv``; errors are one line on stderr."""
+    parser = ArgumentParser(prog="python -m tabletop.notebooks", description=__doc__)
     parser.add_argument("notebooks", nargs="*", help="notebooks to run (default: all)")
     parser.add_argument("--size", choices=SIZES, default="full")
     parser.add_argument("--report-dir", default=None, help="where reports go")

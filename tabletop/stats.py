@@ -59,7 +59,12 @@ def estimate_mean(samples) -> MonteCarloEstimate:
     >>> estimate_mean([0.0, 1.0, 0.0, 1.0]).mean
     0.5
     """
-    x = np.asarray(samples, dtype=np.float64).ravel()
+    try:  # numbers or booleans (a proportion), in one dimension
+        x = np.asarray(samples, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError(f"samples must be a 1-D array of numbers, got {samples!r:.80}") from None
+    if x.ndim != 1:
+        raise ValueError(f"samples must be a 1-D array, got shape {x.shape}")
     if not np.isfinite(x).all():
         raise ValueError(f"samples must be finite numbers, got {x.size} values with "
                          f"{int((~np.isfinite(x)).sum())} NaN or infinite")  # fmt: skip

@@ -18,6 +18,8 @@ import numpy as np
 
 #: Largest gap from 1 allowed in the sum of a probability vector.
 PROBABILITY_TOLERANCE = 1e-9
+#: The bounds of an int with no bound of its own: every kernel holds it in an int64.
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 
 
 def _show(value, width: int = 80) -> str:
@@ -37,7 +39,8 @@ def check_int(name: str, value, low: int | None, high: int | None = None) -> int
     """An int in ``low..high`` (None: no bound on that side).
 
     Python and numpy integers are accepted; bools, floats (even ``2.0``) and strings
-    are refused, never truncated.
+    are refused, never truncated. With no upper bound, the value must still fit in 64
+    bits: a kernel would otherwise fail with an ``OverflowError`` naming nothing.
 
     Examples
     --------
@@ -51,6 +54,10 @@ def check_int(name: str, value, low: int | None, high: int | None = None) -> int
     Traceback (most recent call last):
     ...
     TypeError: amount must be an int, got 32.7 (float)
+    >>> check_int("n_games", 10**30, 1)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: n_games must fit in 64 bits (...), got 1000000000000000000000000000000
     """
     if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{name} must be an int, got {_show(value)} ({_kind(value)})")
@@ -61,6 +68,9 @@ def check_int(name: str, value, low: int | None, high: int | None = None) -> int
         else:
             allowed = f">= {low}" if low is not None else f"<= {high}"
         raise ValueError(f"{name} must be {allowed}, got {value}")
+    if not INT64_MIN <= value <= INT64_MAX:  # an open bound still ends at 64 bits
+        raise ValueError(f"{name} must fit in 64 bits ({INT64_MIN}..{INT64_MAX}), "
+                         f"got {_show(value)}")  # fmt: skip
     return value
 
 
@@ -158,6 +168,56 @@ def check_rules(name: str, value, cls: type, *, default: bool = True):
         game = cls.__module__.split(".")[0]
         allowed = f"{game}.{cls.__name__}" + (" or None" if default else "")
         raise TypeError(f"{name} must be a {allowed}, got {_show(value)} ({_kind(value)})")
+    return value
+
+
+def check_instance(name: str, value, cls: type | tuple[type, ...], *, optional: bool = False):
+    """An instance of ``cls`` (a class or a tuple of classes); None too when ``optional``.
+
+    For arguments that are the library's own objects (a solution, a card set, a
+    position...): anything else is a ``TypeError`` naming the parameter, before an
+    ``AttributeError`` deep inside could.
+
+    Examples
+    --------
+    >>> from fractions import Fraction
+    >>> check_instance("ratio", Fraction(1, 2), Fraction)
+    Fraction(1, 2)
+    >>> check_instance("ratio", "1/2", Fraction)
+    Traceback (most recent call last):
+    ...
+    TypeError: ratio must be a fractions.Fraction, got '1/2' (str)
+    """
+    if value is None and optional:
+        return None
+    if not isinstance(value, cls):
+        classes = cls if isinstance(cls, tuple) else (cls,)
+        kinds = " or ".join(f"{c.__module__.split('.')[0]}.{c.__name__}"
+                            if c.__module__ != "builtins" else c.__name__
+                            for c in classes)  # fmt: skip
+        kinds += " or None" if optional else ""
+        raise TypeError(f"{name} must be a {kinds}, got {_show(value)} ({_kind(value)})")
+    return value
+
+
+def check_path(name: str, value, *, optional: bool = False):
+    """A path: a ``str`` or an ``os.PathLike`` (None too when ``optional``), unchanged.
+
+    Examples
+    --------
+    >>> check_path("directory", 3)
+    Traceback (most recent call last):
+    ...
+    TypeError: directory must be a path (str or os.PathLike), got 3 (int)
+    """
+    import os
+
+    if value is None and optional:
+        return None
+    if not isinstance(value, str | os.PathLike):
+        extra = " or None" if optional else ""
+        raise TypeError(f"{name} must be a path (str or os.PathLike){extra}, "
+                        f"got {_show(value)} ({_kind(value)})")  # fmt: skip
     return value
 
 

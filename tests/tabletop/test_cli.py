@@ -1,6 +1,12 @@
 import io
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Literal
 
 import numpy as np
@@ -8,6 +14,8 @@ import pandas as pd
 import pytest
 
 from tabletop import cli
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @dataclass(frozen=True)
@@ -195,6 +203,16 @@ def toy_main(argv=None):
         raise KeyboardInterrupt
     if args.seed == 16:
         raise RuntimeError("a bug")
+    if args.seed == 18:
+        raise MemoryError("Unable to allocate 26.5 GiB for an array")
+    if args.seed == 19:
+        raise OverflowError("Python int too large to convert to C ssize_t")
+    if args.seed == 20:
+        raise ValueError("\x1b[31mn_dice is red\x1b[0m\n  and long")
+    if args.seed == 21:
+        import warnings
+
+        warnings.warn("a first line\nand a second", RuntimeWarning, stacklevel=1)
     cli.write_frame(pd.DataFrame({"n_dice": [rules.n_dice]}), args.format)
     return 3 if args.seed == 17 else None
 
@@ -216,9 +234,131 @@ def test_errors_are_one_line(capsys, argv, code, line):
     assert captured.err == line + "\n" and captured.out == ""
 
 
-def test_exit_codes_and_bugs(capsys):
+def test_exit_codes_and_bugs(capsys, monkeypatch):
+    monkeypatch.delenv(cli.TRACEBACK_ENV, raising=False)
     assert toy_main(["--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out) == [{"n_dice": 5}]
     assert toy_main(["--seed", "17"]) == 3
-    with pytest.raises(RuntimeError, match="a bug"):  # a bug keeps its traceback
+    assert toy_main(["--seed", "16"]) == 1  # a bug is one line too, saying how to see more
+    err = capsys.readouterr().err
+    assert err == ("error: internal error: RuntimeError: a bug "
+                   f"(set {cli.TRACEBACK_ENV}=1 to see the traceback)\n")  # fmt: skip
+    monkeypatch.setenv(cli.TRACEBACK_ENV, "1")
+    with pytest.raises(RuntimeError, match="a bug"):  # asked for: the traceback
         toy_main(["--seed", "16"])
+
+
+@pytest.mark.parametrize(
+    ("seed", "code", "line"),
+    [
+        (18, 1, "error: out of memory: Unable to allocate 26.5 GiB for an array; "
+                "choose smaller rules or sizes"),
+        (19, 1, "error: Python int too large to convert to C ssize_t"),
+        (20, 1, "error: n_dice is red"),
+    ],
+)  # fmt: skip
+def test_memory_overflow_and_colour_are_one_plain_line(capsys, seed, code, line):
+    assert toy_main(["--seed", str(seed)]) == code
+    captured = capsys.readouterr()
+    assert captured.err == line + "\n" and captured.out == ""
+
+
+def test_warnings_are_one_line(capsys):
+    with pytest.warns(RuntimeWarning):  # pytest records it; the format is what main installs
+        assert toy_main(["--seed", "21"]) == 0
+    import warnings
+
+    saved = warnings.formatwarning
+    wrapped = cli.one_line_errors(lambda argv: print(warnings.formatwarning(
+        "a first line\nand a second", RuntimeWarning, "f.py", 3), end="", file=sys.stderr))
+    assert wrapped([]) == 0 and warnings.formatwarning is saved
+    assert capsys.readouterr().err == "warning: a first line (RuntimeWarning)\n"
+
+
+def test_error_line():
+    assert cli.error_line(KeyError("deck")) == "'deck'"
+    assert cli.error_line(MemoryError()) == "MemoryError"
+    assert cli.error_line(ValueError("x" * 1000)).endswith("...")
+    assert len(cli.error_line(ValueError("x" * 1000))) == 400
+
+
+def test_with_threads_restores_the_count():
+    import numba
+
+    before = numba.get_num_threads()
+    with pytest.raises(ZeroDivisionError):
+        cli.with_threads(1, lambda: 1 / 0)
+    assert numba.get_num_threads() == before
+    assert cli.with_threads(None, numba.get_num_threads) == before
+
+
+# ---- the real commands, in processes of their own -------------------------------------
+
+#: Every command line, with bad inputs of each class: (argv, exit code). Each must print
+#: one line on stderr, nothing on stdout, and no traceback.
+BAD_COMMANDS = [
+    # usage errors: argparse's code 2
+    (["panache", "fly"], 2),
+    (["citadel", "simulate", "--games", "many"], 2),
+    (["samarra", "solve", "--length", "3.5"], 2),
+    (["commander", "battle", "--defenders", "1"], 2),
+    (["tabletop.notebooks", "--jobs", "0"], 2),
+    (["tabletop.index", "--bogus"], 2),
+    # values out of range, wrong files: 1
+    (["panache", "advise", "7", "7"], 1),
+    (["citadel", "resolve", "32Q", "0", "0", "0"], 1),
+    (["samarra", "solve", "--position", "/nonexistent/board.txt"], 1),
+    (["commander", "race", "--stock", "99999999999999999999999"], 1),
+    (["tabletop.index", "--report-dir", "/nonexistent/reports"], 1),
+    # a count beyond 64 bits (once an OverflowError inside numpy) and a table larger
+    # than memory (a MemoryError, or a refusal with the estimate): 1
+    (["panache", "simulate", "--games", "100000000000000000000000"], 1),
+    (["samarra", "solve", "--width", "5", "--length", "6"], 1),
+]
+
+
+def _python_m(argv, **kwargs) -> subprocess.Popen:
+    env = dict(os.environ, TERM="xterm-256color", FORCE_COLOR="1", COLUMNS="80")
+    env.pop(cli.TRACEBACK_ENV, None)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    return subprocess.Popen([sys.executable, "-m", *argv], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=env, **kwargs)  # fmt: skip
+
+
+def _assert_one_line(argv, code, proc, out, err):
+    assert proc.returncode == code, (argv, proc.returncode, err)
+    assert "Traceback" not in err and "\x1b" not in err, (argv, err)
+    assert err.startswith("error: ") and err.count("\n") == 1, (argv, err)
+    assert out == "", (argv, out)
+
+
+@pytest.mark.slow
+def test_bad_commands_print_one_line_and_exit_non_zero(tmp_path):
+    # started together: most of each run is importing numba, pandas and the game
+    procs = [(argv, code, _python_m(argv, cwd=tmp_path)) for argv, code in BAD_COMMANDS]
+    for argv, code, proc in procs:
+        out, err = proc.communicate(timeout=600)
+        _assert_one_line(argv, code, proc, out, err)
+
+
+@pytest.mark.slow
+def test_ctrl_c_prints_one_line_and_exits_130(tmp_path):
+    # a long pure-Python run (random agents), interrupted once the libraries are loaded
+    # (``python -m`` imports the package before any code of ours can catch Ctrl-C)
+    argv = ["samarra", "play", "--length", "3", "--black", "random", "--games", "10000000"]
+    proc = _python_m(argv, cwd=tmp_path)
+    time.sleep(8.0)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert err == "error: interrupted\n" and out == "", err
+
+
+@pytest.mark.slow
+def test_a_closed_pipe_is_quiet(tmp_path):
+    proc = _python_m(["panache", "turn", "--show", "policy"], cwd=tmp_path)
+    proc.stdout.close()  # the reader went away, as with ``| head``
+    err = proc.stderr.read()
+    proc.wait(timeout=120)
+    proc.stderr.close()
+    assert proc.returncode in (0, 1) and err == "", err
