@@ -28,6 +28,7 @@ first player's turn utility is its chance against that answer.
 
 from __future__ import annotations
 
+import contextvars
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -36,7 +37,7 @@ import numpy as np
 from panache._duel_kernels import (
     MAX_LEVEL,
     exchange_value,
-    solve_duel_kernel,
+    solve_duel_range,
     state_parts,
     state_utility,
 )
@@ -45,6 +46,7 @@ from panache.master import mp_success
 from panache.policy import TurnPolicy
 from panache.rules import Rules
 from panache.turn import TurnTables, solve_turn, turn_tables
+from tabletop.budget import Chunks, Estimate, check_memory, progress_bar, show_progress
 from tabletop.frozen import memoize, same_fields
 from tabletop.validate import check_int
 
@@ -205,8 +207,23 @@ class DuelSolution:
         return pd.DataFrame(rows).set_index(["my_points", "opponent_points"])
 
 
-@memoize(maxsize=32)
-def solve_duel(rules: Rules) -> DuelSolution:
+def duel_size(rules: Rules) -> Estimate:
+    """Memory of :func:`solve_duel` from the rules: the ``float64`` table of every
+    (own, opponent's) points up to :func:`max_points`, and its DataFrame copy.
+
+    Examples
+    --------
+    >>> duel_size(Rules(start_points=99, n_players=2)).nbytes
+    160000
+    """
+    top = max_points(rules)
+    return Estimate("panache.solve_duel", 2 * 8 * (top + 1) ** 2,
+                    {"start_points": rules.start_points},
+                    detail=f"{top + 1:,}² float64 winning chances, twice")  # fmt: skip
+
+
+def solve_duel(rules: Rules, *, allow_large: bool = False,
+               progress: bool | None = None) -> DuelSolution:  # fmt: skip
     """Solve the two-player game exactly (see the module docstring).
 
     Parameters
@@ -215,6 +232,13 @@ def solve_duel(rules: Rules) -> DuelSolution:
         ``n_players`` must be 2: this is the two-player game. Rules for a larger
         table are refused rather than solved as a duel without a word; the duel of
         such a game is ``solve_duel(dataclasses.replace(rules, n_players=2))``.
+    allow_large : bool
+        Solve even when :func:`duel_size` exceeds the memory available (default
+        False: refuse with a ``MemoryError`` before any work).
+    progress : bool, optional
+        Show a progress bar (default: when stderr is a terminal). The solve runs in
+        ranges of point sums that return to Python several times a second, so Ctrl-C
+        stops it (a few thousand start points take minutes).
 
     Returns
     -------
@@ -227,6 +251,8 @@ def solve_duel(rules: Rules) -> DuelSolution:
     ValueError
         If ``rules.n_players`` is not 2, or if the rules let a game go on forever with
         positive probability under optimal play (some pair of states never converges).
+    MemoryError
+        If the table does not fit in the memory available (and not ``allow_large``).
 
     Examples
     --------
@@ -234,9 +260,28 @@ def solve_duel(rules: Rules) -> DuelSolution:
     >>> 0 < sol.first_player_win < 1
     True
     """
-    import pandas as pd
+    from tabletop.validate import check_bool
 
     rules = duel_rules(rules, "the duel is the two-player game")
+    allow_large = check_bool("allow_large", allow_large)
+    token = _PROGRESS.set(show_progress(progress))
+    try:
+        check_memory(duel_size(rules), allow_large)  # a cached answer is copied out
+        return _solve_duel(rules)
+    finally:
+        _PROGRESS.reset(token)
+
+
+#: Whether the running solve shows its bar: how to show progress is no part of the
+#: answer, so it stays out of the cache key of :func:`_solve_duel`.
+_PROGRESS: contextvars.ContextVar[bool] = contextvars.ContextVar("progress", default=False)
+
+
+@memoize(maxsize=32)
+def _solve_duel(rules: Rules) -> DuelSolution:
+    """:func:`solve_duel` once its arguments are checked (cached per rules)."""
+    import pandas as pd
+
     t = turn_tables(rules)
     n = rules.n_dice
     top = max_points(rules)
@@ -244,11 +289,20 @@ def solve_duel(rules: Rules) -> DuelSolution:
     pi = mp_success(rules)
     cap = rules.mp_stake_cap or 0
     final = t.state_sum[t.state_start[n] : t.state_start[n + 1]]
-    win, bad = solve_duel_kernel(
-        top, rules.mp_stake_factor, cap, n, t.sums, t.state_start, t.state_sum,
-        t.space.size_offset, t.space.probability, t.opt_start, t.opt_size, t.opt_value,
-        t.totals, final, hit_given, s, q, pi, rules.counter_attacks,
-    )  # fmt: skip
+    win = np.full((top + 1, top + 1), np.nan)
+    bad = 0
+    args = (win, top, rules.mp_stake_factor, cap, n, t.sums, t.state_start, t.state_sum,
+            t.space.size_offset, t.space.probability, t.opt_start, t.opt_size, t.opt_value,
+            t.totals, final, hit_given, s, q, pi, rules.counter_attacks)  # fmt: skip
+    # point sums 2..2 top, in ranges that return to Python (bar, Ctrl-C); the bar counts
+    # the pairs {(a, b), (b, a)} of each sum v: a from max(1, v - top) to v // 2
+    sums = 2 * top - 1
+    v = np.arange(2, 2 * top + 1, dtype=np.int64)
+    pairs = v // 2 - np.maximum(1, v - top) + 1
+    with progress_bar(int(pairs.sum()), "panache duel", _PROGRESS.get(), "pair") as bar:
+        for lo, hi in Chunks(sums, first=8):
+            bad += solve_duel_range(lo + 2, hi + 2, *args)
+            bar.update(int(pairs[lo:hi].sum()))
     if bad:
         raise ValueError(
             f"the duel does not settle for these rules: {bad} pairs of states did not converge "
@@ -274,6 +328,10 @@ def solve_duel(rules: Rules) -> DuelSolution:
     }  # fmt: skip
     win.setflags(write=False)
     return DuelSolution(rules, frame, first, round1, win, params)
+
+
+solve_duel.cache_info = _solve_duel.cache_info
+solve_duel.cache_clear = _solve_duel.cache_clear
 
 
 def _round_points(rules: Rules, total: int) -> int:
