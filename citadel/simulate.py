@@ -194,8 +194,10 @@ def simulate_games(
             parts.append(simulate_games_kernel(seeds[c0:c1], chunk_size, games, kinds,
                                                **arguments))  # fmt: skip
             bar.update(games)
-    scores, rounds, caps, pawn = (parts[0][i] if len(parts) == 1 else
-                                  np.concatenate([p[i] for p in parts]) for i in range(4))  # fmt: skip
+    scores, rounds, caps, pawn = (
+        parts[0][i] if len(parts) == 1 else np.concatenate([p[i] for p in parts])
+        for i in range(4)
+    )
     names = tuple(AGENTS[k] for k in kinds)
     return GameSamples(scores, rounds, caps, pawn, rules.seats, names)
 

@@ -32,7 +32,7 @@ import numpy as np
 
 from citadel.rules import DIRECTIONS, Rules
 from citadel.stage import DuelSpace, duel_matrix, duel_space, solve_with_loop, stationary_value
-from tabletop.budget import Estimate, progress_bar, show_progress
+from tabletop.budget import Estimate, duration, progress_bar, show_progress
 from tabletop.frozen import same_fields
 
 if TYPE_CHECKING:
@@ -147,7 +147,8 @@ def solve_time(rules: Rules, directions: str = "axis") -> Estimate:
 def _announce(estimate: Estimate) -> None:
     """Log the time of a solve that takes more than half a minute, before it starts."""
     if estimate.seconds is not None and estimate.seconds > 30:
-        logger.warning("%s", estimate.describe().replace(" needs about", " takes about", 1))
+        logger.warning("%s: about %s for %s (Ctrl-C stops it)", estimate.what,
+                       duration(estimate.seconds), estimate.detail)  # fmt: skip
 
 
 def solve_duel_game(rules: Rules, directions: str = "axis", *,

@@ -141,7 +141,7 @@ def transact(rules: Rules, gold: int, doublons: int, stock: int, k: int) -> tupl
 
 #: Peak bytes per stock of :func:`price_table` per column (an ``Int64`` value and its
 #: mask, and the chunk's temporaries), measured with tracemalloc.
-PRICE_CELL_BYTES = 10
+PRICE_CELL_BYTES = 24
 
 #: Stocks per chunk of :func:`price_table` (a chunk takes milliseconds).
 PRICE_CHUNK = 1 << 20

@@ -33,7 +33,14 @@ import numpy as np
 from commander._kernels import race_step, race_table_starts
 from commander.market import market_arrays
 from commander.rules import Rules
-from tabletop.budget import Chunks, Estimate, check_memory, progress_bar, show_progress
+from tabletop.budget import (
+    Chunks,
+    Estimate,
+    check_memory,
+    interruptible,
+    progress_bar,
+    show_progress,
+)
 from tabletop.frozen import same_fields
 from tabletop.validate import check_int
 
@@ -179,7 +186,7 @@ def solve_race(
     best = np.full((horizon + 1, n_g, n_g), -1, dtype=np.int64)
     best[0, gold, stock] = doublons
     with progress_bar(horizon, "commander race", progress, "turn") as bar:
-        for t in range(horizon):  # the recursion of race_forward_kernel, a turn a call
+        for t in interruptible(range(horizon)):  # race_forward_kernel, a turn a call
             race_step(buy, sell, inc, dr, win, rules.max_gold_per_transaction, best, t)
             bar.update(1)
     collected = np.concatenate([[0], np.cumsum(inc)])

@@ -209,17 +209,18 @@ class DuelSolution:
 
 def duel_size(rules: Rules) -> Estimate:
     """Memory of :func:`solve_duel` from the rules: the ``float64`` table of every
-    (own, opponent's) points up to :func:`max_points`, and its DataFrame copy.
+    (own, opponent's) points up to :func:`max_points`, its DataFrame, and the caller's
+    copy of that DataFrame.
 
     Examples
     --------
     >>> duel_size(Rules(start_points=99, n_players=2)).nbytes
-    160000
+    240000
     """
     top = max_points(rules)
-    return Estimate("panache.solve_duel", 2 * 8 * (top + 1) ** 2,
+    return Estimate("panache.solve_duel", 3 * 8 * (top + 1) ** 2,
                     {"start_points": rules.start_points},
-                    detail=f"{top + 1:,}² float64 winning chances, twice")  # fmt: skip
+                    detail=f"{top + 1:,}² float64 winning chances, three times")  # fmt: skip
 
 
 def solve_duel(rules: Rules, *, allow_large: bool = False,

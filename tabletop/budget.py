@@ -46,7 +46,7 @@ def _size(nbytes: float) -> str:
     raise AssertionError("unreachable")  # pragma: no cover
 
 
-def _duration(seconds: float) -> str:
+def duration(seconds: float) -> str:
     """``seconds`` as ``'40 s'``, ``'12 min'``, ``'3.5 h'`` or ``'2.0 days'``."""
     if seconds < 100:
         return f"{seconds:.0f} s"
@@ -87,7 +87,7 @@ class Estimate:
         if self.detail:
             text += f" ({self.detail})"
         if self.seconds is not None:
-            text += f" and about {_duration(self.seconds)}"
+            text += f" and about {duration(self.seconds)}"
         return text
 
 
@@ -222,6 +222,42 @@ def progress_bar(total: float | None, desc: str, progress=None, unit: str = "it"
                 file=sys.stderr, unit_scale=True, dynamic_ncols=True)  # fmt: skip
 
 
+def interruptible(items):
+    """Yield ``items``, holding Ctrl-C back while the caller works on one and raising
+    ``KeyboardInterrupt`` before the next.
+
+    A SIGINT that arrives while a numba kernel runs is noted by Python and acted on at
+    the next Python code that runs; when that code is numba's own (a kernel reads its
+    constants through Python on the way out), the ``KeyboardInterrupt`` surfaces as a
+    ``SystemError`` from inside the kernel. While this generator is iterated in the
+    main thread (with Python's default SIGINT handler in place), a SIGINT is only
+    recorded, and the ``KeyboardInterrupt`` is raised here, between two items, so
+    that the caller's ``try``/``finally`` and context managers unwind as usual.
+    """
+    import signal
+    import threading
+
+    if (threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler):  # fmt: skip
+        yield from items
+        return
+    hit = []
+
+    def note(signum, frame):
+        hit.append(signum)
+
+    signal.signal(signal.SIGINT, note)
+    try:
+        for item in items:
+            if hit:
+                break
+            yield item
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    if hit:
+        raise KeyboardInterrupt
+
+
 class Chunks:
     """Chunk sizes for kernel work over ``total`` items, each chunk about ``seconds`` long.
 
@@ -229,6 +265,8 @@ class Chunks:
     of the next chunk follows the speed of the last one (starting at ``first``, at
     most doubling), so that control returns to Python (Ctrl-C, the bar) several times
     a second whatever the machine. The ranges never change what the work computes.
+    A Ctrl-C during a chunk raises ``KeyboardInterrupt`` before the next one
+    (:func:`interruptible`).
 
     Examples
     --------
@@ -242,6 +280,9 @@ class Chunks:
         self.seconds = seconds
 
     def __iter__(self):
+        return interruptible(self._ranges())
+
+    def _ranges(self):
         start = 0
         while start < self.total:
             stop = min(self.total, start + self.size)
