@@ -120,3 +120,13 @@ def refused_at_once(call, *words) -> str:
     for word in words:
         assert word in text, (word, text)
     return text
+
+
+def test_a_long_call_shows_its_bar_when_asked(capsys):
+    from commander import Rules
+    from commander.market import price_table
+
+    price_table(Rules(), 50, progress=True)
+    assert "commander price table" in capsys.readouterr().err
+    price_table(Rules(), 50)  # stderr is no terminal here: no bar
+    assert capsys.readouterr().err == ""
