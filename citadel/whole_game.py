@@ -113,8 +113,9 @@ def _states(space: DuelSpace):
                 yield y, int(cn), int(cs)
 
 
-#: Seconds per state and per order of a side, of the stage games' LPs on 2 cores
-#: (measured: the default rules, 71,407 states of 101 orders a side, take about 30 min).
+#: Seconds per state and per order of a side, of the stage games' LPs on 2 cores: the
+#: default rules (71,407 states of 101 orders a side) take about 30 min. A rough figure:
+#: on 2 busy cores a grid of 31 orders took up to 3 times longer per state and order.
 SECONDS_PER_STATE_ORDER = 2.5e-4
 
 
