@@ -28,7 +28,6 @@ first player's turn utility is its chance against that answer.
 
 from __future__ import annotations
 
-import contextvars
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -230,6 +229,7 @@ def duel_size(rules: Rules) -> Estimate:
                     detail=f"{top + 1:,}² float64 winning chances, three times")  # fmt: skip
 
 
+@memoize(maxsize=32)
 def solve_duel(rules: Rules, *, allow_large: bool = False,
                progress: bool | None = None) -> DuelSolution:  # fmt: skip
     """Solve the two-player game exactly (see the module docstring).
@@ -246,7 +246,8 @@ def solve_duel(rules: Rules, *, allow_large: bool = False,
     progress : bool, optional
         Show a progress bar (default: when stderr is a terminal). The solve runs in
         ranges of point sums that return to Python several times a second, so Ctrl-C
-        stops it (a few thousand start points take minutes).
+        stops it (a few thousand start points take minutes). The answer is cached per
+        arguments: the same rules with another ``progress`` are solved again.
 
     Returns
     -------
@@ -268,28 +269,14 @@ def solve_duel(rules: Rules, *, allow_large: bool = False,
     >>> 0 < sol.first_player_win < 1
     True
     """
+    import pandas as pd
+
     from tabletop.validate import check_bool
 
     rules = duel_rules(rules, "the duel is the two-player game")
     allow_large = check_bool("allow_large", allow_large)
-    token = _PROGRESS.set(show_progress(progress))
-    try:
-        check_memory(duel_size(rules), allow_large)  # a cached answer is copied out
-        return _solve_duel(rules)
-    finally:
-        _PROGRESS.reset(token)
-
-
-#: Whether the running solve shows its bar: how to show progress is no part of the
-#: answer, so it stays out of the cache key of :func:`_solve_duel`.
-_PROGRESS: contextvars.ContextVar[bool] = contextvars.ContextVar("progress", default=False)
-
-
-@memoize(maxsize=32)
-def _solve_duel(rules: Rules) -> DuelSolution:
-    """:func:`solve_duel` once its arguments are checked (cached per rules)."""
-    import pandas as pd
-
+    progress = show_progress(progress)
+    check_memory(duel_size(rules), allow_large)
     t = turn_tables(rules)
     n = rules.n_dice
     top = max_points(rules)
@@ -307,7 +294,7 @@ def _solve_duel(rules: Rules) -> DuelSolution:
     sums = 2 * top - 1
     v = np.arange(2, 2 * top + 1, dtype=np.int64)
     pairs = v // 2 - np.maximum(1, v - top) + 1
-    with progress_bar(int(pairs.sum()), "panache duel", _PROGRESS.get(), "pair") as bar:
+    with progress_bar(int(pairs.sum()), "panache duel", progress, "pair") as bar:
         for lo, hi in Chunks(sums, first=8):
             bad += solve_duel_range(lo + 2, hi + 2, *args)
             bar.update(int(pairs[lo:hi].sum()))
@@ -337,9 +324,6 @@ def _solve_duel(rules: Rules) -> DuelSolution:
     win.setflags(write=False)
     return DuelSolution(rules, frame, first, round1, win, params)
 
-
-solve_duel.cache_info = _solve_duel.cache_info
-solve_duel.cache_clear = _solve_duel.cache_clear
 
 
 def _round_points(rules: Rules, total: int) -> int:
