@@ -101,7 +101,7 @@ def horizon_row(table, horizon: int, cache_dir=None, bar=None) -> dict:
     import json
 
     from samarra.solve import cache_dir as default_cache_dir
-    from tabletop.files import atomic_write_text
+    from tabletop.files import atomic_write_text, warn_if_unwritable
 
     folder = Path(cache_dir) if cache_dir is not None else default_cache_dir()
     path = folder / f"horizon-{table.rules.solver_key()}-H{horizon}-v{HORIZON_VERSION}.json"
@@ -118,7 +118,8 @@ def horizon_row(table, horizon: int, cache_dir=None, bar=None) -> dict:
         bar.set_description(message)
     summary = solve_horizon(table=table, max_horizon=horizon).summary.loc[horizon]
     row = {k: float(summary[k]) for k in ("value to first mover", "draw")}
-    atomic_write_text(path, json.dumps(row) + "\n")
+    with warn_if_unwritable(path, f"the horizon-{horizon} row"):  # the row is returned
+        atomic_write_text(path, json.dumps(row) + "\n")
     return row
 
 

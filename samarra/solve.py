@@ -73,7 +73,7 @@ from samarra.engine import Action, apply_action, legal_actions, tie_break
 from samarra.position import Position
 from samarra.rules import BLACK, DEATH, MERCHANT, SIDES, Rules
 from tabletop.budget import Chunks, Estimate, check_memory, progress_bar, show_progress
-from tabletop.files import atomic_write_bytes
+from tabletop.files import atomic_write_bytes, remove_stale_temporaries, warn_if_unwritable
 from tabletop.frozen import freeze, same_fields
 
 FORMAT_VERSION = 1
@@ -468,7 +468,8 @@ def solve(rules: Rules | None = None, cache: bool = True, directory=None, *,
         :func:`samarra.solve_horizon`) is covered, the optional turn rules included.
     cache : bool
         Read the table from the disk cache if a valid one exists, and store it there
-        after solving (default True).
+        after solving (default True). A folder that cannot be written gives a
+        :class:`tabletop.files.CacheWarning` naming it; the table is returned all the same.
     directory : path-like, optional
         Cache folder (default :func:`cache_dir`).
     allow_large : bool
@@ -503,6 +504,7 @@ def solve(rules: Rules | None = None, cache: bool = True, directory=None, *,
     geo = geometry(rules)
     path = cache_path(rules, directory)
     if cache:
+        remove_stale_temporaries(path.parent)  # of writes killed mid-way
         dist = load_table(path, rules, geo.n_states) if path.is_file() else None
         if dist is not None:
             return Table(rules, dist, geo)
@@ -513,8 +515,9 @@ def solve(rules: Rules | None = None, cache: bool = True, directory=None, *,
         dist = freeze(_build(rules, geo))
     finally:
         _PROGRESS.reset(token)
-    if cache:
-        save_table(path, rules, dist)
+    if cache:  # an unwritable folder loses the cache, never the table
+        with warn_if_unwritable(path, f"the solved table ({rules.solver_key()})"):
+            save_table(path, rules, dist)
     return Table(rules, dist, geo)
 
 

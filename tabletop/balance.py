@@ -589,7 +589,8 @@ def _card_key(game: str, rules, seed, options: Mapping) -> dict | None:
 def cached_balance(game: str, rules, *, seed=0, cache: bool = True, **options) -> pd.DataFrame:
     """The card of ``rules`` for ``game``, read from :func:`card_cache_dir` when a card
     of the same rules, options, seed and source code is stored there, else computed
-    (and stored, with ``cache``). A seed of None is never cached.
+    (and stored, with ``cache``). A seed of None is never cached. A cache folder that
+    cannot be written gives a :class:`tabletop.files.CacheWarning`; the card is returned.
 
     Examples
     --------
@@ -603,7 +604,7 @@ def cached_balance(game: str, rules, *, seed=0, cache: bool = True, **options) -
 
     import pandas as pd
 
-    from tabletop.files import atomic_write_text
+    from tabletop.files import atomic_write_text, remove_stale_temporaries, warn_if_unwritable
     from tabletop.games import get
 
     entry = get(game)
@@ -612,6 +613,7 @@ def cached_balance(game: str, rules, *, seed=0, cache: bool = True, **options) -
     if key is not None:
         name = hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:32]
         path = card_cache_dir() / f"{game}-{name}.json"
+        remove_stale_temporaries(path.parent)  # of writes killed mid-way
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
             if data.get("key") == key:
@@ -625,5 +627,6 @@ def cached_balance(game: str, rules, *, seed=0, cache: bool = True, **options) -
         rows = [[None if isinstance(x, float) and math.isnan(x) else
                  (x.item() if isinstance(x, np.generic) else x) for x in row]
                 for row in card.itertuples(False)]  # exact floats (repr), NaN as null
-        atomic_write_text(path, json.dumps({"key": key, "rows": rows}) + "\n")
+        with warn_if_unwritable(path, f"the {game} balance card"):  # the card is kept
+            atomic_write_text(path, json.dumps({"key": key, "rows": rows}) + "\n")
     return card

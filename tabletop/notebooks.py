@@ -251,8 +251,12 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
-    # each notebook already runs in a kernel of its own; the pool only keeps `jobs` busy
-    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+    from tabletop.sweep import exit_with_parent
+
+    # each notebook already runs in a kernel of its own; the pool only keeps `jobs` busy.
+    # A runner killed outright takes its workers with it, and they their kernels.
+    with ProcessPoolExecutor(max_workers=args.jobs, initializer=exit_with_parent,
+                             initargs=(os.getpid(),)) as pool:  # fmt: skip
         futures = {pool.submit(_run_one, path, args.size, args.report_dir): path
                    for path in paths}  # fmt: skip
         pending = set(futures)

@@ -25,18 +25,41 @@ variant, the knobs as the first columns, the analysis's results after them.
   that is not (``n_games``...) goes to its ``balance``.
 * **Executors.** ``executor=None`` runs ``jobs`` local worker processes
   (:class:`concurrent.futures.ProcessPoolExecutor`, started with ``spawn``; ``jobs=1``
-  runs every task in the calling process). Any :class:`concurrent.futures.Executor`
-  or a ``dask.distributed.Client`` may be passed instead: the sweep submits one task
-  per variant and gathers the results as they finish, unchanged on a cluster. Local
-  processes need an analysis defined at module level (it is pickled by reference).
+  runs every task in the calling process). Each worker watches its parent and ends
+  within a fraction of a second when the sweep's process is gone (killed with
+  SIGKILL, for instance), so no orphan goes on computing (:func:`exit_with_parent`).
+  Any :class:`concurrent.futures.Executor` or a ``dask.distributed.Client`` may be
+  passed instead: the sweep submits one task per variant and gathers the results as
+  they finish, unchanged on a cluster; the workers of an executor passed in are its
+  owner's to manage. Local processes need an analysis defined at module level (it is
+  pickled by reference).
 * **Store.** With ``store=<folder>``, every finished task is written at once, as one
   small JSON file (atomically, :mod:`tabletop.files`), keyed by the analysis name,
-  the knobs, the fixed arguments, the task's seed and a format version. A later
-  sweep with the same store reads these back instead of recomputing, so an
-  interrupted sweep resumes where it stopped. A file that is unreadable, malformed
-  or written for another key is ignored and the task recomputed. Only JSON is
-  stored: no pickle. Since the key holds the seed, a store needs a reproducible
-  seed (not ``seed=None``).
+  the code that computes it, the knobs, the fixed arguments and the task's seed. A
+  later sweep with the same store reads these back instead of recomputing, so an
+  interrupted sweep resumes where it stopped. Only JSON is stored: no pickle. Since
+  the key holds the seed, a store needs a reproducible seed (not ``seed=None``).
+
+  - *Code.* The key holds the library's version, a SHA-256 of the library's sources
+    (the shared package and every game's) and one of the analysis's own source
+    (:func:`inspect.getsource`; for a ``functools.partial`` also its arguments; for
+    a function without source, its byte code), so a result computed by other code is
+    never reused. Code the analysis calls outside this library and outside its own
+    body is not covered: give such a change a new ``name=`` or a new store.
+  - *Checksum.* Each record holds a SHA-256 of its key and result, checked on read.
+    A record that is damaged (not JSON, wrong checksum, another format or version,
+    another task's key, results that are not scalars) is never trusted: its task is
+    computed again and written whole, with a :class:`StoreWarning` naming the file.
+  - *Lock.* A sweep holds an exclusive :func:`fcntl.flock` on ``<store>/sweep.lock``
+    from its first read to its last write; a second sweep on the same store stops
+    at once with a ValueError naming the process that holds it. The kernel releases
+    the lock when its holder ends, killed or not. (Where ``fcntl`` does not exist,
+    Windows, no lock is taken.)
+  - *Temporaries.* A write killed mid-way leaves a temporary that the next sweep on
+    the store removes (:func:`tabletop.files.remove_stale_temporaries`).
+  - A folder that cannot be written is refused before any task runs; a write that
+    fails later (a full disk) gives a :class:`tabletop.files.CacheWarning` and the
+    sweep goes on, the task's result kept in the frame.
 * **Failures.** A task that raises is recorded with its knobs and the one-line error
   in :attr:`SweepResult.failures`; the other tasks are kept (and stored).
 
@@ -46,23 +69,29 @@ A progress bar (tqdm) is shown on a terminal (``progress=None``) or on request.
 from __future__ import annotations
 
 import concurrent.futures as cf
+import contextlib
 import functools
 import hashlib
+import inspect
 import itertools
 import json
 import multiprocessing
 import numbers
 import os
 import pickle
+import socket
 import sys
-from collections.abc import Callable, Mapping, Sequence
+import threading
+import time
+import warnings
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from tabletop.files import atomic_write_text
+from tabletop.files import atomic_write_text, remove_stale_temporaries, warn_if_unwritable
 from tabletop.frozen import same_fields
 from tabletop.seeding import as_seed_sequence, check_count
 
@@ -71,7 +100,15 @@ if TYPE_CHECKING:
 
 
 STORE_FORMAT = "tabletop.sweep"
-STORE_VERSION = 1
+STORE_VERSION = 2
+#: The lock file in a store folder (see the module docstring).
+LOCK_NAME = "sweep.lock"
+#: Seconds between a worker's looks at its parent.
+_WATCH_SECONDS = 0.2
+
+
+class StoreWarning(UserWarning):
+    """A record of a sweep store could not be trusted; its task is computed again."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -274,13 +311,118 @@ def _run_task(analysis: Callable, knobs: dict, fixed: dict, seed) -> tuple[str, 
         return "error", _one_line(exc)
 
 
-class _Store:
-    """One JSON file per finished task, validated on read."""
+def _library_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
 
-    def __init__(self, folder, name: str, fixed: dict, root: np.random.SeedSequence):
+    try:
+        return version("tabletop-odds")
+    except PackageNotFoundError:  # run from a source tree that is not installed
+        return "not installed"
+
+
+def _library_digest() -> str:
+    """SHA-256 of the sources of the shared package and of every game package."""
+    from tabletop.games import names
+
+    root = Path(__file__).resolve().parents[1]
+    digest = hashlib.sha256()
+    for package in ("tabletop", *names()):
+        for path in sorted((root / package).rglob("*.py")):
+            digest.update(f"{path.relative_to(root).as_posix()}\0".encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def _code_text(code) -> str:
+    """Byte code, names and constants of a code object, nested ones included (their
+    ``repr`` would hold a memory address)."""
+    consts = [_code_text(c) if inspect.iscode(c) else repr(c) for c in code.co_consts]
+    return f"{code.co_code.hex()}|{code.co_names}|{code.co_varnames}|{consts}"
+
+
+def code_digest(analysis: Callable) -> str:
+    """SHA-256 of what identifies an analysis's code: its source, or its byte code when
+    it has no source file; for a :class:`functools.partial`, also its arguments.
+
+    Examples
+    --------
+    >>> def a(seed):
+    ...     return {"x": 1}
+    >>> def b(seed):
+    ...     return {"x": 2}
+    >>> code_digest(a) == code_digest(a), code_digest(a) == code_digest(b)
+    (True, False)
+    """
+    parts = []
+    while isinstance(analysis, functools.partial):
+        parts.append(repr((analysis.args, sorted(analysis.keywords.items()))))
+        analysis = analysis.func
+    analysis = inspect.unwrap(analysis)
+    target = analysis
+    if not (inspect.isroutine(target) or inspect.isclass(target)):
+        target = type(target)  # a callable object: its class
+    try:
+        parts.append(inspect.getsource(target))
+    except (OSError, TypeError):  # defined at a prompt, or built in
+        code = getattr(target, "__code__", None)
+        parts.append(_code_text(code) if code is not None else repr(target))
+    return hashlib.sha256("\0".join(parts).encode()).hexdigest()
+
+
+def _checksum(key: dict, result) -> str:
+    """SHA-256 of a record's key and result as canonical JSON (NaN written as ``NaN``,
+    as the record itself holds it)."""
+    text = json.dumps({"key": key, "result": result}, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+class _Store:
+    """One JSON file per finished task, validated on read; see the module docstring."""
+
+    def __init__(self, folder, name: str, fixed: dict, root: np.random.SeedSequence,
+                 analysis: Callable):  # fmt: skip
         self.folder = Path(folder)
-        self.base = {"analysis": name, "fixed": _jsonable(fixed)}
+        code = {
+            "library": _library_version(),
+            "sources": _library_digest(),
+            "analysis": code_digest(analysis),
+        }
+        self.base = {"analysis": name, "code": code, "fixed": _jsonable(fixed)}
         self.entropy = _jsonable(root.entropy)
+
+    @contextlib.contextmanager
+    def locked(self) -> Iterator[None]:
+        """Hold the store's lock (refused at once when another sweep holds it)."""
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            handle = open(self.folder / LOCK_NAME, "a+", encoding="utf-8")  # noqa: SIM115
+        except OSError as exc:
+            raise ValueError(
+                f"store={str(self.folder)!r} cannot be written ({exc.strerror or exc}): "
+                "pass a folder this process may create files in"
+            ) from None
+        with handle:
+            try:
+                import fcntl
+            except ImportError:  # no flock on this system: no lock
+                fcntl = None
+            if fcntl is not None:
+                try:
+                    fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except BlockingIOError:
+                    handle.seek(0)
+                    holder = handle.read().strip() or "another process"
+                    raise ValueError(
+                        f"store={str(self.folder)!r} is being written by another sweep "
+                        f"({holder} holds {LOCK_NAME}): wait for it to end, or pass "
+                        "another store"
+                    ) from None
+            handle.seek(0)
+            handle.truncate()
+            handle.write(f"process {os.getpid()} on {socket.gethostname()}\n")
+            handle.flush()
+            remove_stale_temporaries(self.folder)  # of writes killed mid-way
+            yield  # closing the file releases the lock
 
     def key(self, knobs: dict, seed: np.random.SeedSequence) -> dict:
         return {
@@ -290,31 +432,62 @@ class _Store:
         }
 
     def path(self, key: dict) -> Path:
-        digest = hashlib.sha256(_canonical(key).encode()).hexdigest()[:32]
-        return self.folder / f"task-{digest}.json"
+        text = _canonical({"version": STORE_VERSION, "key": key})
+        return self.folder / f"task-{hashlib.sha256(text.encode()).hexdigest()[:32]}.json"
 
     def read(self, key: dict) -> dict | None:
+        """The stored result of ``key``; None (with a StoreWarning when a file is there
+        but cannot be trusted) when it must be computed."""
+        path = self.path(key)
         try:
-            data = json.loads(self.path(key).read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
             return None
+        except (OSError, ValueError) as exc:
+            return self._distrust(path, f"cannot be read as JSON ({_one_line(exc)})")
+        problem = self._problem(data, key)
+        if problem is not None:
+            return self._distrust(path, problem)
+        return data["result"]
+
+    @staticmethod
+    def _problem(data, key: dict) -> str | None:
+        """What is wrong with a record read for ``key``; None when it can be trusted."""
         if not isinstance(data, dict) or data.get("format") != STORE_FORMAT:
-            return None
-        if data.get("version") != STORE_VERSION or data.get("key") != key:
-            return None
+            return f"is not a {STORE_FORMAT} record"
+        if data.get("version") != STORE_VERSION:
+            return f"has format version {data.get('version')!r}, not {STORE_VERSION}"
         result = data.get("result")
+        if data.get("checksum") != _checksum(data.get("key"), result):
+            return "fails its checksum"
+        if data.get("key") != key:
+            return "holds another task"
         tables = result if isinstance(result, list) and result else [result]
         for table in tables:
             if not isinstance(table, dict):
-                return None
+                return "holds a result that is not a table of scalars"
             ok = (type(v) in (int, float, str, bool) or v is None for v in table.values())
             if not all(ok) or any(k in key["knobs"] for k in table):
-                return None
-        return result
+                return "holds a result that is not a table of scalars"
+        return None
+
+    @staticmethod
+    def _distrust(path: Path, problem: str) -> None:
+        warnings.warn(f"sweep store record {path} {problem}: its task is computed again",
+                      StoreWarning, stacklevel=5)  # fmt: skip
+        return None
 
     def write(self, key: dict, result: dict | list) -> None:
-        record = {"format": STORE_FORMAT, "version": STORE_VERSION, "key": key, "result": result}
-        atomic_write_text(self.path(key), json.dumps(record, indent=1) + "\n")
+        record = {
+            "format": STORE_FORMAT,
+            "version": STORE_VERSION,
+            "key": key,
+            "result": result,
+            "checksum": _checksum(key, result),
+        }
+        path = self.path(key)
+        with warn_if_unwritable(path, "a sweep task's result"):  # the frame keeps it
+            atomic_write_text(path, json.dumps(record, indent=1) + "\n", tidy=False)
 
 
 def _with_knobs(knobs: dict, result: dict | list) -> dict | list:
@@ -362,6 +535,24 @@ def _outcome(future) -> tuple[str, object]:
         return "error", _one_line(exc)
 
 
+def exit_with_parent(parent: int) -> None:
+    """Initializer of a worker process: end it soon after its parent ``parent`` is gone.
+
+    A worker whose parent was killed (SIGKILL runs no clean-up) is adopted by another
+    process (``init`` or a subreaper), so its parent PID changes; a daemon thread
+    looks every :data:`_WATCH_SECONDS` and ends the process at once, whatever task it
+    runs. Use it as ``ProcessPoolExecutor(initializer=exit_with_parent,
+    initargs=(os.getpid(),))``.
+    """
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(_WATCH_SECONDS)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
+
+
 def _run_pending(analysis, pending, fixed, executor, jobs, handle) -> None:
     """Run the pending tasks ``(i, knobs, seed)``; call ``handle(i, outcome)`` as each ends."""
     if not pending:
@@ -373,7 +564,10 @@ def _run_pending(analysis, pending, fixed, executor, jobs, handle) -> None:
                 handle(i, _run_task(analysis, knobs, fixed, seed))
             return
         context = multiprocessing.get_context("spawn")
-        owned = executor = cf.ProcessPoolExecutor(min(jobs, len(pending)), mp_context=context)
+        owned = executor = cf.ProcessPoolExecutor(
+            min(jobs, len(pending)), mp_context=context,
+            initializer=exit_with_parent, initargs=(os.getpid(),),
+        )  # fmt: skip
     try:
         if isinstance(executor, cf.ProcessPoolExecutor):
             try:
@@ -490,8 +684,6 @@ def sweep(
     >>> res.ok, res.n_tasks
     (True, 4)
     """
-    from tqdm import tqdm
-
     from tabletop.validate import check_bool
 
     if progress is not None:
@@ -519,7 +711,14 @@ def sweep(
     else:
         root = as_seed_sequence(seed)
     label = _analysis_name(analysis, name)
-    keeper = _Store(store, label, fixed, root) if store is not None else None
+    keeper = _Store(store, label, fixed, root, analysis) if store is not None else None
+    with keeper.locked() if keeper else contextlib.nullcontext():
+        return _sweep(analysis, variants, fixed, root, executor, jobs, keeper, progress, label)
+
+
+def _sweep(analysis, variants, fixed, root, executor, jobs, keeper, progress, label):
+    """The body of :func:`sweep`, its arguments checked and its store locked."""
+    from tqdm import tqdm
 
     seeds = [task_seed(root, i) for i in range(len(variants))]
     rows: dict[int, dict] = {}

@@ -28,3 +28,88 @@ def test_written_files_are_readable_by_others(tmp_path):
     os.umask(mask)
     path = atomic_write_text(tmp_path / "r.md", "x")
     assert stat.S_IMODE(path.stat().st_mode) == 0o666 & ~mask
+
+
+# ---- temporaries of killed writes ------------------------------------------------------
+
+
+def _dead_pid() -> int:
+    import subprocess
+
+    proc = subprocess.Popen(["true"])
+    proc.wait()
+    return proc.pid
+
+
+def _temporary(folder, name: str, pid: int, tag: str | None = None, age: float = 0.0):
+    import os
+    import time
+
+    from tabletop import files
+
+    path = folder / f".{name}.tabletop-{tag or files._TAG}-{pid}-x1y2z3.tmp"
+    path.write_bytes(b"half a file")
+    if age:
+        then = time.time() - age
+        os.utime(path, (then, then))
+    return path
+
+
+def test_temporaries_have_a_recognisable_name(tmp_path, monkeypatch):
+    import os
+
+    from tabletop.files import is_stale_temporary, temporary_prefix
+
+    seen = []
+
+    def spy(fd):
+        seen.extend(p.name for p in tmp_path.iterdir() if p.name != "out.bin")
+
+    monkeypatch.setattr(os, "fsync", spy)
+    atomic_write_bytes(tmp_path / "out.bin", b"data")
+    assert len(seen) == 1
+    assert seen[0].startswith(temporary_prefix("out.bin")) and seen[0].endswith(".tmp")
+    assert f"-{os.getpid()}-" in seen[0]
+    assert not is_stale_temporary(seen[0], 0.0)  # this process is alive
+
+
+def test_the_next_write_removes_temporaries_of_dead_writers_only(tmp_path):
+    import os
+
+    from tabletop.files import STALE_SECONDS
+
+    dead = _temporary(tmp_path, "a.json", _dead_pid())
+    mine = _temporary(tmp_path, "b.json", os.getpid())
+    elsewhere = _temporary(tmp_path, "c.json", _dead_pid(), tag="0123abcd")  # another host
+    old = _temporary(tmp_path, "d.json", 1, tag="0123abcd", age=STALE_SECONDS + 60)
+    others = [tmp_path / n for n in (".notes.tmp", "x.tmp", ".a.json.1234.tmp", "a.json")]
+    for path in others:
+        path.write_text("not ours")
+        os.utime(path, (0, 0))  # however old
+    atomic_write_text(tmp_path / "e.json", "{}")
+    left = {p.name for p in tmp_path.iterdir()}
+    assert dead.name not in left and old.name not in left
+    assert {mine.name, elsewhere.name, "e.json"} | {p.name for p in others} == left
+
+
+def test_tidy_false_and_reading_sides(tmp_path):
+    from tabletop.files import remove_stale_temporaries
+
+    dead = _temporary(tmp_path, "a.json", _dead_pid())
+    atomic_write_text(tmp_path / "b.json", "{}", tidy=False)
+    assert dead.exists()
+    assert remove_stale_temporaries(tmp_path) == [dead]
+    assert not dead.exists()
+    assert remove_stale_temporaries(tmp_path / "missing") == []
+
+
+def test_unwritable_cache_folder_warns_naming_it(tmp_path):
+    from tabletop.files import CacheWarning, warn_if_unwritable
+
+    (tmp_path / "file").write_text("a file, not a folder")
+    target = tmp_path / "file" / "cache" / "table.npz"
+    expected = rf"the table was not stored: cannot write to the cache folder {target.parent} \("
+    with pytest.warns(CacheWarning, match=expected), warn_if_unwritable(target, "the table"):
+        atomic_write_bytes(target, b"x")
+    with pytest.raises(ValueError, match="other"), warn_if_unwritable(target, "the table"):
+        raise ValueError("other errors pass through")
