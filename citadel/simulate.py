@@ -13,11 +13,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+import numba
 import numpy as np
 
 from citadel._kernels import simulate_games_kernel
 from citadel.agents import AGENTS
 from citadel.rules import Rules
+from tabletop.budget import Chunks, Estimate, check_memory, progress_bar, show_progress
 from tabletop.frozen import same_fields
 from tabletop.seeding import check_count, chunk_seeds
 from tabletop.stats import chi_square_test, estimate_mean
@@ -115,12 +117,30 @@ def kernel_arguments(rules: Rules) -> dict:
     }
 
 
+def games_size(n_players: int, n: int) -> Estimate:
+    """Memory of :func:`simulate_games`: per game, the scores (``float64``) and the
+    capitals (``int64``) of every seat, the rounds and the pawn's cell, and the batch's
+    copy of them before they are joined.
+
+    Examples
+    --------
+    >>> games_size(2, 1000).nbytes
+    112000
+    """
+    per_game = 2 * (16 * n_players + 24)
+    return Estimate("citadel.simulate_games", n * per_game, {"n": n},
+                    detail=f"{n:,} games x {per_game} bytes")  # fmt: skip
+
+
 def simulate_games(
     rules: Rules,
     agents: str | Sequence[str],
     n: int,
     seed=None,
     chunk_size: int = DEFAULT_CHUNK,
+    *,
+    allow_large: bool = False,
+    progress: bool | None = None,
 ) -> GameSamples:
     """Play ``n`` games between heuristic agents (``citadel.agents.AGENTS``).
 
@@ -134,6 +154,14 @@ def simulate_games(
     seed : None, int, SeedSequence or Generator
     chunk_size : int
         Games per parallel chunk (part of what the seed reproduces).
+    allow_large : bool
+        Simulate even when the results (:func:`games_size`) exceed the memory
+        available (default False: refuse with a ``MemoryError`` before any work).
+    progress : bool, optional
+        Show a progress bar (default: when stderr is a terminal). The chunks run in
+        batches that return to Python several times a second, so Ctrl-C stops long
+        runs (many games, or a large ``max_rounds`` that lets games run long); the
+        batches do not change the games.
 
     Returns
     -------
@@ -151,10 +179,27 @@ def simulate_games(
     rules = Rules.check(rules, default=False)
     n = check_count("n", n, 1)
     chunk_size = check_count("chunk_size", chunk_size, 1)
+    from tabletop.validate import check_bool
+
+    allow_large = check_bool("allow_large", allow_large)
+    show_progress(progress)
     kinds = _agent_codes(agents, rules)
-    seeds = chunk_seeds(seed, -(-n // chunk_size))
-    scores, rounds, caps, pawn = simulate_games_kernel(
-        seeds, chunk_size, n, kinds, **kernel_arguments(rules)
+    check_memory(games_size(rules.n_players, n), allow_large)
+    n_chunks = -(-n // chunk_size)
+    seeds = chunk_seeds(seed, n_chunks)
+    arguments = kernel_arguments(rules)
+    parts = []
+    with progress_bar(n, "citadel games", progress, "game") as bar:
+        # batches of whole chunks: chunk c of a batch starting at chunk c0 is chunk
+        # c0 + c of the run, with its seed and its games
+        for c0, c1 in Chunks(n_chunks, first=2 * numba.get_num_threads()):
+            games = min(c1 * chunk_size, n) - c0 * chunk_size
+            parts.append(simulate_games_kernel(seeds[c0:c1], chunk_size, games, kinds,
+                                               **arguments))  # fmt: skip
+            bar.update(games)
+    scores, rounds, caps, pawn = (
+        parts[0][i] if len(parts) == 1 else np.concatenate([p[i] for p in parts])
+        for i in range(4)
     )
     names = tuple(AGENTS[k] for k in kinds)
     return GameSamples(scores, rounds, caps, pawn, rules.seats, names)

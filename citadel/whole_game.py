@@ -24,6 +24,7 @@ Abstractions, stated and measured:
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -31,11 +32,14 @@ import numpy as np
 
 from citadel.rules import DIRECTIONS, Rules
 from citadel.stage import DuelSpace, duel_matrix, duel_space, solve_with_loop, stationary_value
+from tabletop.budget import Estimate, duration, progress_bar, show_progress
 from tabletop.frozen import same_fields
 from tabletop.validate import check_choice, check_instance
 
 if TYPE_CHECKING:
     import pandas as pd
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, eq=False)
@@ -110,7 +114,47 @@ def _states(space: DuelSpace):
                 yield y, int(cn), int(cs)
 
 
-def solve_duel_game(rules: Rules, directions: str = "axis") -> DuelGameSolution:
+#: Seconds per state and per order of a side, of the stage games' LPs on 2 cores: the
+#: default rules (71,407 states of 101 orders a side) take about 30 min. A rough figure:
+#: on 2 busy cores a grid of 31 orders took up to 3 times longer per state and order.
+SECONDS_PER_STATE_ORDER = 2.5e-4
+
+
+def solve_time(rules: Rules, directions: str = "axis") -> Estimate:
+    """Time (and memory) of :func:`solve_duel_game`, from the size of the grid: one
+    stage game per state ``(y, capital N, capital S)``, each an LP over the orders.
+
+    Examples
+    --------
+    >>> est = solve_time(Rules(n_players=2))
+    >>> est.knobs, 20 * 60 < est.seconds < 60 * 60
+    ({'radius': 3, 'capital': 100, 'bid_step': 1, 'directions': 'axis'}, True)
+    """
+    from citadel.stage import DIRECTION_SETS
+
+    levels = rules.capital // rules.bid_step + 1
+    if directions != "axis":  # fees take capitals off the grid: every integer is a level
+        levels = rules.capital + 1
+    orders = 1 + (rules.capital // rules.bid_step) * len(DIRECTION_SETS[directions][0])
+    states = (2 * rules.radius + 1) * levels**2
+    knobs = {"radius": rules.radius, "capital": rules.capital, "bid_step": rules.bid_step,
+             "directions": directions}  # fmt: skip
+    # the values, and each state's optimal orders: two vectors of at most `orders` floats
+    nbytes = 8 * states * (1 + 4 * orders)
+    return Estimate("citadel.solve_duel_game", nbytes, knobs,
+                    states * orders * SECONDS_PER_STATE_ORDER,
+                    f"{states:,} states of {orders} orders a side")  # fmt: skip
+
+
+def _announce(estimate: Estimate) -> None:
+    """Log the time of a solve that takes more than half a minute, before it starts."""
+    if estimate.seconds is not None and estimate.seconds > 30:
+        logger.warning("%s: about %s for %s (Ctrl-C stops it)", estimate.what,
+                       duration(estimate.seconds), estimate.detail)  # fmt: skip
+
+
+def solve_duel_game(rules: Rules, directions: str = "axis", *,
+                    progress: bool | None = None) -> DuelGameSolution:  # fmt: skip
     """Solve the two-player game on ``rules.bid_step``'s grid (see the module docstring).
 
     Parameters
@@ -119,6 +163,10 @@ def solve_duel_game(rules: Rules, directions: str = "axis") -> DuelGameSolution:
         Two-player rules (``n_players=2``).
     directions : {"axis", "fees", "all"}
         Each side's directions (:data:`citadel.stage.DIRECTION_SETS`).
+    progress : bool, optional
+        Show a progress bar over the states (default: when stderr is a terminal). A
+        solve estimated to take more than 30 s (:func:`solve_time`; the default rules
+        take about half an hour) says so first, as a logged warning.
 
     Returns
     -------
@@ -134,24 +182,28 @@ def solve_duel_game(rules: Rules, directions: str = "axis") -> DuelGameSolution:
     (True, 0.5)
     """
     rules = Rules.check(rules, default=False)
+    show = show_progress(progress)
     space = duel_space(rules, directions)
+    _announce(solve_time(rules, directions))
     r = rules.radius
     n_lev = space.levels.size
     values = np.zeros((2 * r + 1, n_lev, n_lev))
     row, column = {}, {}
     residual = 0.0
     lp_gap = 0.0
-    for y, cn, cs in _states(space):
-        rows, cols, payoff, loop = duel_matrix(space, y, cn, cs, values)
-        sol = solve_with_loop(payoff, loop)
-        value, res = sol.value, sol.residual
-        values[y + r, space.level_of[cn], space.level_of[cs]] = value
-        keep_r = sol.row > 1e-12
-        keep_c = sol.column > 1e-12
-        row[(y, cn, cs)] = (rows[keep_r], sol.row[keep_r] / sol.row[keep_r].sum())
-        column[(y, cn, cs)] = (cols[keep_c], sol.column[keep_c] / sol.column[keep_c].sum())
-        residual = max(residual, res)
-        lp_gap = max(lp_gap, sol.gap)
+    with progress_bar(values.size, "citadel duel", show, "state") as bar:
+        for y, cn, cs in _states(space):
+            rows, cols, payoff, loop = duel_matrix(space, y, cn, cs, values)
+            sol = solve_with_loop(payoff, loop)
+            value, res = sol.value, sol.residual
+            values[y + r, space.level_of[cn], space.level_of[cs]] = value
+            keep_r = sol.row > 1e-12
+            keep_c = sol.column > 1e-12
+            row[(y, cn, cs)] = (rows[keep_r], sol.row[keep_r] / sol.row[keep_r].sum())
+            column[(y, cn, cs)] = (cols[keep_c], sol.column[keep_c] / sol.column[keep_c].sum())
+            residual = max(residual, res)
+            lp_gap = max(lp_gap, sol.gap)
+            bar.update(1)
     return DuelGameSolution(space, values, row, column, residual, lp_gap)
 
 
@@ -180,7 +232,7 @@ def _policy(sol: DuelGameSolution, side: int, space: DuelSpace):
 
 
 def _evaluate(space: DuelSpace, policy_n, policy_s, payoff_of_exit=(1.0, -1.0),
-              full: bool = False):  # fmt: skip
+              full: bool = False, bar=None):  # fmt: skip
     """N's expected payoff from the start when each side follows its policy, or, where a
     policy is None, best-responds (N maximises, S minimises). Exact: states in order of
     increasing capitals; a repeated state is a draw if repeated for ever."""
@@ -197,6 +249,8 @@ def _evaluate(space: DuelSpace, policy_n, policy_s, payoff_of_exit=(1.0, -1.0),
             None if policy_n is None else policy_n(y, cn, cs),
             None if policy_s is None else policy_s(y, cn, cs),
         )  # fmt: skip
+        if bar is not None:
+            bar.update(1)
     if full:
         return values
     c = rules.capital
@@ -242,8 +296,12 @@ class DuelCheck:
     p_draw: float
 
 
-def check_solution(sol: DuelGameSolution, directions: str = "all") -> DuelCheck:
+def check_solution(sol: DuelGameSolution, directions: str = "all", *,
+                   progress: bool | None = None) -> DuelCheck:  # fmt: skip
     """Best responses to the solution (with ``directions``' orders) and outcome odds.
+
+    Four sweeps over the states (``progress``: a bar, by default when stderr is a
+    terminal).
 
     Examples
     --------
@@ -263,13 +321,17 @@ def check_solution(sol: DuelGameSolution, directions: str = "all") -> DuelCheck:
             f"the responder's directions {directions!r} must include the solution's "
             f"({sol.space.directions!r})"
         )
+    show = show_progress(progress)
     big = duel_space(sol.rules, directions)
-    n_pol, s_pol = _policy(sol, 0, big), _policy(sol, 1, big)
-    guaranteed = _evaluate(big, n_pol, None)
-    conceded = _evaluate(big, None, s_pol)
     own = sol.space
-    p_n = _evaluate(own, _policy(sol, 0, own), _policy(sol, 1, own), (1.0, 0.0))
-    p_s = _evaluate(own, _policy(sol, 0, own), _policy(sol, 1, own), (0.0, 1.0))
+    n_big = (2 * sol.rules.radius + 1) * big.levels.size**2
+    n_own = (2 * sol.rules.radius + 1) * own.levels.size**2
+    with progress_bar(2 * (n_big + n_own), "citadel duel check", show, "state") as bar:
+        n_pol, s_pol = _policy(sol, 0, big), _policy(sol, 1, big)
+        guaranteed = _evaluate(big, n_pol, None, bar=bar)
+        conceded = _evaluate(big, None, s_pol, bar=bar)
+        p_n = _evaluate(own, _policy(sol, 0, own), _policy(sol, 1, own), (1.0, 0.0), bar=bar)
+        p_s = _evaluate(own, _policy(sol, 0, own), _policy(sol, 1, own), (0.0, 1.0), bar=bar)
     return DuelCheck(
         value=sol.value(),
         n_guarantees=guaranteed,

@@ -33,36 +33,44 @@ def race_forward_kernel(buy, sell, g0, d0, s0, income, drain, win, cap, horizon)
     best = np.full((horizon + 1, n_g, n_g), -1, dtype=np.int64)
     best[0, g0, s0] = d0
     for t in range(horizon):
-        inc = income[t]
-        r = drain[t]
-        for g in range(min(win, n_g)):
-            for s in range(n_g):
-                d = best[t, g, s]
-                if d < 0:
-                    continue
-                d = d + inc
-                # sales: k = 1..min(cap, g)
-                for k in range(1, min(cap, g) + 1):
-                    s2 = s + k
-                    if s2 >= n_g:
-                        break
-                    d2 = d + sell[s, k]
-                    s3 = s2 - r if s2 > r else 0
-                    if d2 > best[t + 1, g - k, s3]:
-                        best[t + 1, g - k, s3] = d2
-                # pass and purchases: k = 0..min(cap, s), affordable
-                for k in range(0, min(cap, s) + 1):
-                    price = buy[s, k]
-                    if price > d:
-                        break
-                    g2 = g + k
-                    if g2 >= n_g:
-                        break
-                    s2 = s - k
-                    s3 = s2 - r if s2 > r else 0
-                    if d - price > best[t + 1, g2, s3]:
-                        best[t + 1, g2, s3] = d - price
+        race_step(buy, sell, income, drain, win, cap, best, t)
     return best
+
+
+@jit
+def race_step(buy, sell, income, drain, win, cap, best, t):
+    """Turn ``t + 1`` of :func:`race_forward_kernel`: ``best[t + 1]`` from ``best[t]``
+    (``best`` of shape ``(horizon + 1, n_g, n_g)``, ``n_g = buy.shape[0]``)."""
+    n_g = buy.shape[0]
+    inc = income[t]
+    r = drain[t]
+    for g in range(min(win, n_g)):
+        for s in range(n_g):
+            d = best[t, g, s]
+            if d < 0:
+                continue
+            d = d + inc
+            # sales: k = 1..min(cap, g)
+            for k in range(1, min(cap, g) + 1):
+                s2 = s + k
+                if s2 >= n_g:
+                    break
+                d2 = d + sell[s, k]
+                s3 = s2 - r if s2 > r else 0
+                if d2 > best[t + 1, g - k, s3]:
+                    best[t + 1, g - k, s3] = d2
+            # pass and purchases: k = 0..min(cap, s), affordable
+            for k in range(0, min(cap, s) + 1):
+                price = buy[s, k]
+                if price > d:
+                    break
+                g2 = g + k
+                if g2 >= n_g:
+                    break
+                s2 = s - k
+                s3 = s2 - r if s2 > r else 0
+                if d - price > best[t + 1, g2, s3]:
+                    best[t + 1, g2, s3] = d - price
 
 
 @jit
@@ -74,20 +82,30 @@ def race_table_kernel(buy, sell, d0, income, drain, win, cap, horizon, total):
     """
     turns = np.zeros((win, total + 1), dtype=np.int64)
     left = np.full((win, total + 1), -1, dtype=np.int64)
-    for g0 in range(win):
-        for s0 in range(total + 1 - g0):
-            best = race_forward_kernel(buy, sell, g0, d0, s0, income, drain, win, cap, horizon)
-            for t in range(1, horizon + 1):
-                top = -1
-                for g in range(win, buy.shape[0]):
-                    for s in range(buy.shape[0]):
-                        if best[t, g, s] > top:
-                            top = best[t, g, s]
-                if top >= 0:
-                    turns[g0, s0] = t + 1
-                    left[g0, s0] = top
-                    break
+    starts = np.array([(g0, s0) for g0 in range(win) for s0 in range(total + 1 - g0)],
+                      dtype=np.int64).reshape(-1, 2)  # fmt: skip
+    race_table_starts(buy, sell, d0, income, drain, win, cap, horizon, starts, turns, left)
     return turns, left
+
+
+@jit
+def race_table_starts(buy, sell, d0, income, drain, win, cap, horizon, starts, turns, left):
+    """:func:`race_table_kernel` for the starts ``starts`` (rows ``(g0, s0)``), written
+    into ``turns`` and ``left`` (shape ``(win, total + 1)``). Each start is its own race."""
+    for i in range(starts.shape[0]):
+        g0 = starts[i, 0]
+        s0 = starts[i, 1]
+        best = race_forward_kernel(buy, sell, g0, d0, s0, income, drain, win, cap, horizon)
+        for t in range(1, horizon + 1):
+            top = -1
+            for g in range(win, buy.shape[0]):
+                for s in range(buy.shape[0]):
+                    if best[t, g, s] > top:
+                        top = best[t, g, s]
+            if top >= 0:
+                turns[g0, s0] = t + 1
+                left[g0, s0] = top
+                break
 
 
 # ---------------------------------------------------------------------------------------

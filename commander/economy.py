@@ -29,6 +29,7 @@ from commander import _kernels as K
 from commander.cards import ADVENTURE_TYPES, CardSet, Deck
 from commander.market import market_arrays
 from commander.rules import Rules
+from tabletop.budget import Estimate, check_memory
 from tabletop.frozen import same_fields
 from tabletop.seeding import check_count, chunk_seeds
 from tabletop.stats import proportion_ci
@@ -211,10 +212,26 @@ class EconomyResult:
     __eq__ = same_fields
 
 
+def economy_size(n_players: int, n: int, record: bool, max_rounds: int) -> Estimate:
+    """Memory of :func:`simulate_economy`: three ``int64`` results per game and, when
+    ``record``, the trajectories, ``max_rounds + 1`` rounds per game of ``int16`` gold
+    and ``int32`` doublons per player and an ``int16`` stock.
+
+    Examples
+    --------
+    >>> economy_size(2, 1000, True, 60).nbytes
+    878000
+    """
+    per_game = 24 + ((max_rounds + 1) * (6 * n_players + 2) if record else 0)
+    knobs = {"n": n, "record": record, "max_rounds": max_rounds}
+    detail = f"{n:,} games x {per_game} bytes" + (" with every trajectory" if record else "")
+    return Estimate("commander.simulate_economy", n * per_game, knobs, detail=detail)
+
+
 def simulate_economy(
     rules: Rules, decks, cards: CardSet, strategies=None, n: int = 10_000, seed=None,
     rotate: bool = True, record: bool = True, max_rounds: int = DEFAULT_ROUNDS,
-    chunk_size: int = DEFAULT_CHUNK,
+    chunk_size: int = DEFAULT_CHUNK, *, allow_large: bool = False,
 ) -> EconomyResult:
     """Simulate ``n`` games of the economy model.
 
@@ -238,6 +255,11 @@ def simulate_economy(
         Games still running after this many rounds count as unfinished.
     chunk_size : int
         Games per parallel chunk (part of what the seed reproduces).
+    allow_large : bool
+        Simulate even when the results (:func:`economy_size`; the trajectories kept by
+        ``record=True`` dominate) exceed the memory available (default False: refuse
+        with a ``MemoryError`` before any work; ``record=False`` keeps only the
+        winners).
 
     Examples
     --------
@@ -261,7 +283,10 @@ def simulate_economy(
     for i, deck in enumerate(decks):
         check_instance(f"decks[{i}]", deck, Deck)
     strategies = [Strategy()] * len(decks) if strategies is None else list(strategies)
+    allow_large = check_bool("allow_large", allow_large)
     data = kernel_inputs(rules, list(decks), cards, strategies, max_rounds)
+    check_memory(economy_size(len(data["lair"]), n, record, int(data["opts"][K.O_MAX_ROUNDS])),
+                 allow_large, hint="lower n or max_rounds, or pass record=False")  # fmt: skip
     seeds = chunk_seeds(seed, -(-n // chunk_size))
     seat, player, rnd, tg, td, ts = K.simulate_games_kernel(
         seeds, chunk_size, n, rotate, record, **data)

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from commander.rules import Rules
+from tabletop.budget import Estimate, check_memory, progress_bar, show_progress
 from tabletop.validate import check_int
 
 if TYPE_CHECKING:
@@ -138,7 +139,56 @@ def transact(rules: Rules, gold: int, doublons: int, stock: int, k: int) -> tupl
     return gold + k, doublons + sell_price(rules, stock, -k), stock - k
 
 
-def price_table(rules: Rules, max_stock: int | None = None) -> pd.DataFrame:
+#: Peak bytes per stock of :func:`price_table` per column (an ``Int64`` value and its
+#: mask, and the chunk's temporaries), measured with tracemalloc.
+PRICE_CELL_BYTES = 24
+
+#: Stocks per chunk of :func:`price_table` (a chunk takes milliseconds).
+PRICE_CHUNK = 1 << 20
+
+
+def price_size(rules: Rules, max_stock: int) -> Estimate:
+    """Memory of :func:`price_table` up to ``max_stock``: ``1 + 2 cap`` ``Int64``
+    columns (``cap = max_gold_per_transaction``) of ``max_stock + 1`` rows.
+
+    Examples
+    --------
+    >>> price_size(Rules(), 99).nbytes == 100 * 7 * PRICE_CELL_BYTES
+    True
+    """
+    columns = 1 + 2 * rules.max_gold_per_transaction
+    knobs = {"max_stock": max_stock, "max_gold_per_transaction": rules.max_gold_per_transaction}
+    return Estimate("commander.price_table", (max_stock + 1) * columns * PRICE_CELL_BYTES, knobs,
+                    detail=f"{max_stock + 1:,} stocks x {columns} Int64 columns")  # fmt: skip
+
+
+def _price_columns(rules: Rules, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Rates, buy prices and sale prices of the stocks ``lo..hi - 1`` (``buy[:, k - 1]``
+    for ``k`` gold; entries with ``k > stock`` are left 0), as :func:`buy_price` and
+    :func:`sell_price` give them: sums of the rate of each gold moved."""
+    rates = rules.rates
+    last = rates.shape[0] - 1
+    cap = rules.max_gold_per_transaction
+    shift = 0 if rules.sale_price == "before" else 1
+    stock = np.arange(lo, hi, dtype=np.int64)
+
+    def rate(s: np.ndarray) -> np.ndarray:
+        return rates[np.clip(s, 0, last)].astype(np.int64)
+
+    buy = np.zeros((hi - lo, cap), dtype=np.int64)
+    sell = np.zeros((hi - lo, cap), dtype=np.int64)
+    paid = np.zeros(hi - lo, dtype=np.int64)
+    got = np.zeros(hi - lo, dtype=np.int64)
+    for k in range(1, cap + 1):
+        paid += rate(stock - (k - 1))  # rate(stock - i) for i = k - 1; used where k <= stock
+        got += rate(stock + (k - 1) + shift)
+        buy[:, k - 1] = paid
+        sell[:, k - 1] = got
+    return rate(stock), buy, sell
+
+
+def price_table(rules: Rules, max_stock: int | None = None, *, allow_large: bool = False,
+                progress: bool | None = None) -> pd.DataFrame:  # fmt: skip
     """Rate and the price of buying / selling 1..cap gold, for every stock.
 
     Parameters
@@ -146,6 +196,12 @@ def price_table(rules: Rules, max_stock: int | None = None) -> pd.DataFrame:
     rules : Rules
     max_stock : int, optional
         Largest stock shown (default: the gold in the game, ``rules.total_gold``).
+    allow_large : bool
+        Build even when the table (:func:`price_size`) exceeds the memory available
+        (default False: refuse with a ``MemoryError`` before any work).
+    progress : bool, optional
+        Show a progress bar (default: when stderr is a terminal); the table is built
+        in chunks of stocks, so Ctrl-C stops it.
 
     Returns
     -------
@@ -160,18 +216,32 @@ def price_table(rules: Rules, max_stock: int | None = None) -> pd.DataFrame:
     """
     import pandas as pd
 
+    from tabletop.validate import check_bool
+
     rules = Rules.check(rules, default=False)
     top = rules.total_gold if max_stock is None else check_int("max_stock", max_stock, 0)
+    allow_large = check_bool("allow_large", allow_large)
+    show_progress(progress)
+    check_memory(price_size(rules, top), allow_large)
     cap = rules.max_gold_per_transaction
-    rows = []
-    for s in range(top + 1):
-        row = {"rate": _rate(rules, s)}
-        for k in range(1, cap + 1):
-            row[f"buy_{k}"] = buy_price(rules, s, k) if k <= s else pd.NA
-        for k in range(1, cap + 1):
-            row[f"sell_{k}"] = sell_price(rules, s, k)
-        rows.append(row)
-    frame = pd.DataFrame(rows, index=pd.RangeIndex(top + 1, name="stock")).astype("Int64")
+    n = top + 1
+    rate = np.empty(n, dtype=np.int64)
+    buy = np.empty((cap, n), dtype=np.int64)
+    sell = np.empty((cap, n), dtype=np.int64)
+    with progress_bar(n, "commander price table", progress, "stock") as bar:
+        for lo in range(0, n, PRICE_CHUNK):
+            hi = min(n, lo + PRICE_CHUNK)
+            rate[lo:hi], b, s = _price_columns(rules, lo, hi)
+            buy[:, lo:hi] = b.T
+            sell[:, lo:hi] = s.T
+            bar.update(hi - lo)
+    stock = np.arange(n)
+    columns = {"rate": pd.arrays.IntegerArray(rate, np.zeros(n, dtype=np.bool_))}
+    for k in range(1, cap + 1):
+        columns[f"buy_{k}"] = pd.arrays.IntegerArray(buy[k - 1], stock < k)
+    for k in range(1, cap + 1):
+        columns[f"sell_{k}"] = pd.arrays.IntegerArray(sell[k - 1], np.zeros(n, dtype=np.bool_))
+    frame = pd.DataFrame(columns, index=pd.RangeIndex(n, name="stock"))
     frame.columns.name = "figure"
     return frame
 

@@ -30,9 +30,17 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from commander._kernels import race_forward_kernel, race_table_kernel
+from commander._kernels import race_step, race_table_starts
 from commander.market import market_arrays
 from commander.rules import Rules
+from tabletop.budget import (
+    Chunks,
+    Estimate,
+    check_memory,
+    interruptible,
+    progress_bar,
+    show_progress,
+)
 from tabletop.frozen import same_fields
 from tabletop.validate import check_int
 
@@ -88,6 +96,34 @@ class RaceResult:
     __eq__ = same_fields
 
 
+#: Cells of the ``(turn, gold, stock)`` table :func:`race_table` goes through per second
+#: (most are unreachable and skipped): about 8e8 measured on 2 shared cores with the
+#: default market; the estimate uses less, to be on the safe side. The single race of
+#: :func:`solve_race` has no time estimate: its plan, walked back in Python, dominates.
+RACE_RATE = 5e8
+
+
+def race_size(n_values: int, horizon: int, starts: int = 1) -> Estimate:
+    """Memory and time of the forward recursion over ``n_values`` gold and stock values
+    (``gold + stock + 1`` in :func:`solve_race`, ``max(total, win_gold) + 1`` in
+    :func:`race_table`) and ``horizon`` turns, for ``starts`` starts: one ``int64``
+    table of ``(horizon + 1) × n_values²`` cells at a time.
+
+    Examples
+    --------
+    >>> race_size(11, 9).nbytes
+    9680
+    """
+    cells = (horizon + 1) * n_values**2
+    knobs = {"gold + stock": n_values - 1, "horizon": horizon}
+    if starts > 1:
+        knobs = {"total": n_values - 1, "horizon": horizon}
+    seconds = starts * cells / RACE_RATE if starts > 1 else None
+    return Estimate("commander race", 8 * cells, knobs, seconds,
+                    f"{horizon + 1:,} turns x {n_values:,}² int64 cells"
+                    + (f", {starts:,} starts one after another" if starts > 1 else ""))
+
+
 def _setup(rules, gold, doublons, stock, income, drain, horizon):
     gold = check_int("gold", gold, 0, 1000)
     doublons = check_int("doublons", doublons, 0, 10**6)
@@ -101,7 +137,7 @@ def _setup(rules, gold, doublons, stock, income, drain, horizon):
 
 def solve_race(
     rules: Rules, gold: int, doublons: int, stock: int, income=0, drain=0,
-    horizon: int = DEFAULT_HORIZON,
+    horizon: int = DEFAULT_HORIZON, *, allow_large: bool = False, progress: bool | None = None,
 ) -> RaceResult:
     """Minimum winning turn and the cheapest plan achieving it (see module docstring).
 
@@ -116,6 +152,13 @@ def solve_race(
         Gold the rivals take from the stock after turn ``t`` (the last value repeats).
     horizon : int
         Turns searched.
+    allow_large : bool
+        Solve even when the table (:func:`race_size`, up to 32 GB within the bounds
+        of ``gold``, ``stock`` and ``horizon``) exceeds the memory available (default
+        False: refuse with a ``MemoryError`` before any work).
+    progress : bool, optional
+        Show a progress bar over the turns (default: when stderr is a terminal); the
+        recursion returns to Python every turn, so Ctrl-C stops it.
 
     Returns
     -------
@@ -129,16 +172,26 @@ def solve_race(
     """
     import pandas as pd
 
+    from tabletop.validate import check_bool
+
     rules = Rules.check(rules, default=False)
     gold, doublons, stock, horizon, inc, dr, buy, sell = _setup(
         rules, gold, doublons, stock, income, drain, horizon)
+    allow_large = check_bool("allow_large", allow_large)
+    show_progress(progress)
     win = rules.win_gold
     if gold >= win:
         frame = pd.DataFrame({"doublons_left": [doublons], "net_cost": [0]},
                              index=pd.Index([1], name="turn"))
         return RaceResult(1, doublons, 0, (), frame)
-    best = race_forward_kernel(buy, sell, gold, doublons, stock, inc, dr, win,
-                               rules.max_gold_per_transaction, horizon)
+    n_g = buy.shape[0]
+    check_memory(race_size(n_g, horizon), allow_large)
+    best = np.full((horizon + 1, n_g, n_g), -1, dtype=np.int64)
+    best[0, gold, stock] = doublons
+    with progress_bar(horizon, "commander race", progress, "turn") as bar:
+        for t in interruptible(range(horizon)):  # race_forward_kernel, a turn a call
+            race_step(buy, sell, inc, dr, win, rules.max_gold_per_transaction, best, t)
+            bar.update(1)
     collected = np.concatenate([[0], np.cumsum(inc)])
     rows = {}
     for t in range(1, horizon + 1):
@@ -190,7 +243,7 @@ def _plan(rules, best, t_end, inc, dr, buy, sell) -> tuple[int, ...]:
 
 def race_table(
     rules: Rules, doublons: int, income=0, drain=0, horizon: int = DEFAULT_HORIZON,
-    total: int | None = None,
+    total: int | None = None, *, allow_large: bool = False, progress: bool | None = None,
 ) -> pd.DataFrame:
     """Minimum winning turn and purse left from every start ``(gold, stock)``.
 
@@ -204,6 +257,12 @@ def race_table(
     total : int, optional
         Starts cover ``gold < win_gold`` and ``gold + stock <= total`` (default
         ``rules.total_gold``).
+    allow_large : bool
+        Go ahead when one start's table (:func:`race_size`) exceeds the memory
+        available (default False: ``MemoryError`` before any work).
+    progress : bool, optional
+        Show a progress bar over the starts (default: when stderr is a terminal); the
+        starts run in batches that return to Python, so Ctrl-C stops the table.
 
     Returns
     -------
@@ -219,16 +278,29 @@ def race_table(
     """
     import pandas as pd
 
+    from tabletop.validate import check_bool
+
     rules = Rules.check(rules, default=False)
     doublons = check_int("doublons", doublons, 0, 10**6)
     horizon = check_int("horizon", horizon, 1, 1000)
     total = rules.total_gold if total is None else check_int("total", total, 0, 200)
     inc = _stream("income", income, horizon)
     dr = _stream("drain", drain, horizon)
-    buy, sell = market_arrays(rules, max(total, rules.win_gold))
-    n = buy.shape[0] - 1
-    turns, left = race_table_kernel(buy, sell, doublons, inc, dr, rules.win_gold,
-                                    rules.max_gold_per_transaction, horizon, n)
+    allow_large = check_bool("allow_large", allow_large)
+    show_progress(progress)
+    win = rules.win_gold
+    n = max(total, win)
+    starts = np.array([(g0, s0) for g0 in range(win) for s0 in range(n + 1 - g0)],
+                      dtype=np.int64).reshape(-1, 2)  # fmt: skip
+    check_memory(race_size(n + 1, horizon, len(starts)), allow_large)
+    buy, sell = market_arrays(rules, n)
+    turns = np.zeros((win, n + 1), dtype=np.int64)
+    left = np.full((win, n + 1), -1, dtype=np.int64)
+    with progress_bar(len(starts), "commander race table", progress, "start") as bar:
+        for lo, hi in Chunks(len(starts)):  # the starts of race_table_kernel, in batches
+            race_table_starts(buy, sell, doublons, inc, dr, win, rules.max_gold_per_transaction,
+                              horizon, starts[lo:hi], turns, left)  # fmt: skip
+            bar.update(hi - lo)
     index, rows = [], []
     for g in range(min(rules.win_gold, total + 1)):
         for s in range(total + 1 - g):

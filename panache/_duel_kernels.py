@@ -115,6 +115,27 @@ def solve_duel_kernel(
     exceeded 1e-12 (0 when every pair converged).
     """
     win = np.full((max_points + 1, max_points + 1), np.nan)
+    bad = solve_duel_range(
+        2, 2 * max_points + 1, win, max_points, stake_factor, stake_cap, n, sums,
+        state_start, state_sum, size_offset, probability, opt_start, opt_size, opt_value,
+        totals, final_index, hit_given, s, q, pi, counters,
+    )  # fmt: skip
+    return win, bad
+
+
+@jit
+def solve_duel_range(
+    first, stop, win, max_points, stake_factor, stake_cap, n, sums, state_start, state_sum,
+    size_offset, probability, opt_start, opt_size, opt_value, totals, final_index, hit_given,
+    s, q, pi, counters,
+):  # fmt: skip
+    """The pairs of :func:`solve_duel_kernel` with ``first <= a + b < stop``, written
+    into ``win`` (shape ``(max_points + 1, max_points + 1)``, every smaller sum
+    already solved). Returns the number of those pairs that did not converge.
+
+    A pair reads only pairs of smaller sums, so solving the sums in consecutive
+    ranges gives exactly the table of one call over all of them.
+    """
     value = np.empty((n + 1, sums.shape[0]))
     slope = np.empty((n + 1, sums.shape[0]))
     u = np.full(sums.shape[0], np.nan)
@@ -122,7 +143,7 @@ def solve_duel_kernel(
     bad = 0
     turn = (n, sums, state_start, state_sum, size_offset, probability,
             opt_start, opt_size, opt_value)  # fmt: skip
-    for total in range(2, 2 * max_points + 1):
+    for total in range(first, stop):
         for a in range(max(1, total - max_points), total // 2 + 1):
             b = total - a
             stake_a = stake_factor * a if stake_cap == 0 else min(stake_factor * a, stake_cap)
@@ -169,4 +190,4 @@ def solve_duel_kernel(
                 residual = abs(f - w)
             if residual > 1e-12:
                 bad += 1
-    return win, bad
+    return bad

@@ -222,23 +222,23 @@ def _kernel_inputs(rules: Rules, agents) -> dict:
             duel[name] = duel[name] + offset
         blocks.append(duel.pop("steps"))
         offset += len(blocks[-1])
-    else:
+    else:  # no agent reads them: one-entry stand-ins of the kernel's array types
         duel = {
-            "duel_policy": np.zeros((top + 1, top + 1), dtype=np.int64),
-            "duel_attack": np.zeros((top + 1, top + 1, 7), dtype=np.bool_),
-            "duel_tc": np.zeros((top + 1, top + 1, 7), dtype=np.bool_),
-            "duel_ac": np.zeros((top + 1, top + 1, 7), dtype=np.bool_),
-            "duel_stake": np.zeros((top + 1, top + 1), dtype=np.int64),
+            "duel_policy": np.zeros((1, 1), dtype=np.int64),
+            "duel_attack": np.zeros((1, 1, 7), dtype=np.bool_),
+            "duel_tc": np.zeros((1, 1, 7), dtype=np.bool_),
+            "duel_ac": np.zeros((1, 1, 7), dtype=np.bool_),
+            "duel_stake": np.zeros((1, 1), dtype=np.int64),
             "duel_r1_first": 0,
-            "duel_r1_second": np.zeros(top + 1, dtype=np.int64),
+            "duel_r1_second": np.zeros(1, dtype=np.int64),
         }
     if "three" in kinds:
         three = dict(three_tables(rules))
         for name in ("three_policy", "three_r1_first", "three_r1_second", "three_r1_third"):
             three[name] = three[name] + offset
         blocks.append(three.pop("steps"))
-    else:
-        shape = (top + 1, top + 1, top + 1)
+    else:  # no agent reads them: one-entry stand-ins, not (top + 1)³ tables of zeros
+        shape = (1, 1, 1)
         three = {
             "three_policy": np.zeros(shape, dtype=np.int64),
             "three_attack": np.zeros((*shape, 7), dtype=np.int64),
@@ -247,8 +247,8 @@ def _kernel_inputs(rules: Rules, agents) -> dict:
             "three_mp_target": np.zeros(shape, dtype=np.int64),
             "three_stake": np.zeros(shape, dtype=np.int64),
             "three_r1_first": 0,
-            "three_r1_second": np.zeros(top + 1, dtype=np.int64),
-            "three_r1_third": np.zeros((top + 1, top + 1), dtype=np.int64),
+            "three_r1_second": np.zeros(1, dtype=np.int64),
+            "three_r1_third": np.zeros((1, 1), dtype=np.int64),
         }
     steps = np.concatenate(blocks)
     return {

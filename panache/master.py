@@ -19,6 +19,7 @@ import numpy as np
 
 from panache.rules import Rules
 from panache.turn import solve_turn
+from tabletop.budget import Estimate, check_memory
 from tabletop.frozen import memoize
 from tabletop.validate import check_int
 
@@ -56,8 +57,38 @@ def mp_outcome(rules: Rules, stake: int, points: int, success: bool) -> tuple[in
     return (0, stake) if success else (stake // 2, 0)
 
 
-def mp_stakes(rules: Rules, points: int, target_points: int) -> pd.DataFrame:
+#: Peak bytes per stake of :func:`mp_stakes`: the stakes (int64 and float64), seven
+#: float64 columns, the index, and the temporaries of the column arithmetic and of the
+#: DataFrame's consolidation, measured with tracemalloc.
+STAKE_BYTES = 136
+
+
+def stakes_size(rules: Rules, points: int) -> Estimate:
+    """Memory of :func:`mp_stakes` for a player with ``points`` points: one row per even
+    stake up to ``mp_stake_factor * points`` (and ``mp_stake_cap``).
+
+    Examples
+    --------
+    >>> stakes_size(Rules(), 3).nbytes == 3 * STAKE_BYTES
+    True
+    """
+    top = rules.mp_stake_factor * points
+    if rules.mp_stake_cap is not None:
+        top = min(top, rules.mp_stake_cap)
+    n = max(top // 2, 0)
+    knobs = {"points": points, "mp_stake_factor": rules.mp_stake_factor,
+             "mp_stake_cap": rules.mp_stake_cap}  # fmt: skip
+    return Estimate("panache.mp_stakes", n * STAKE_BYTES, knobs,
+                    detail=f"{n:,} stakes x {STAKE_BYTES} bytes")  # fmt: skip
+
+
+def mp_stakes(rules: Rules, points: int, target_points: int, *,
+              allow_large: bool = False) -> pd.DataFrame:  # fmt: skip
     """Every legal stake for ``points`` against a target with ``target_points``.
+
+    A list that would not fit in the memory available (a huge ``mp_stake_factor`` or
+    ``points`` and no ``mp_stake_cap``) is refused with a ``MemoryError`` before any
+    work, unless ``allow_large=True`` (see :func:`stakes_size`).
 
     Returns
     -------
@@ -72,6 +103,8 @@ def mp_stakes(rules: Rules, points: int, target_points: int) -> pd.DataFrame:
     rules = Rules.check(rules, default=False)
     points = check_int("points", points, 1)
     target_points = check_int("target_points", target_points, 1)
+    check_memory(stakes_size(rules, points), allow_large,
+                 hint="lower points or mp_stake_factor, or set mp_stake_cap")  # fmt: skip
     p = mp_success(rules)
     x = rules.legal_stakes(points).astype(np.float64)
     target_loss = p * np.minimum(x, target_points)

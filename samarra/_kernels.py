@@ -452,18 +452,20 @@ def predecessors(cells, status, a, tag, n, width, length, steps, adj, auto_death
 
 
 @parallel_jit
-def count_kernel(n_states, n, width, length, steps, adj, auto_death, arrival_only,
+def count_kernel(lo, hi, n, width, length, steps, adj, auto_death, arrival_only,
                  offset, layout, block_start, block_a, block_code, dist, count):  # fmt: skip
-    """Seed the retrograde solve: wins and losses in one action, and for every other
-    state the number of distinct next states (0 for an infeasible entry)."""
-    n_chunks = (n_states + CHUNK - 1) // CHUNK
+    """Seed the retrograde solve on the states ``lo..hi - 1``: wins and losses in one
+    action, and for every other state the number of distinct next states (0 for an
+    infeasible entry). Each state is independent: any split of the index into
+    ranges gives the same arrays."""
+    n_chunks = (hi - lo + CHUNK - 1) // CHUNK
     for chunk in prange(n_chunks):
         cells = np.empty(6, np.int64)
         status = np.empty(4, np.int64)
         codes = np.empty(MAX_ACTIONS, np.int64)
         nexts = np.empty(MAX_ACTIONS, np.int64)
         work = np.empty(64, np.int64)
-        for s in range(chunk * CHUNK, min(n_states, (chunk + 1) * CHUNK)):
+        for s in range(lo + chunk * CHUNK, min(hi, lo + (chunk + 1) * CHUNK)):
             a, tag = decode(s, n, block_start, block_a, block_code, layout, cells, status)
             if not feasible(cells, a, tag, steps, layout):
                 count[s] = 0
@@ -490,39 +492,43 @@ def count_kernel(n_states, n, width, length, steps, adj, auto_death, arrival_onl
 
 
 @jit
-def retrograde_kernel(n_states, n, width, length, steps, adj, auto_death, arrival_only,
-                      offset, layout, block_start, block_a, block_code, dist,
-                      count):  # fmt: skip
-    """Layered retrograde analysis (see ``samarra.solve``); returns the last layer."""
+def retrograde_layer(d, lo, hi, n, width, length, steps, adj, auto_death, arrival_only,
+                     offset, layout, block_start, block_a, block_code, dist,
+                     count):  # fmt: skip
+    """Layer ``d`` of the layered retrograde analysis (see ``samarra.solve``) on the
+    states ``lo..hi - 1``: each state decided in ``d`` actions gives its predecessors
+    their value in ``d + 1`` or a decremented counter. Returns whether the range held
+    a state of layer ``d``.
+
+    Running a layer as consecutive ranges, in index order, does exactly what one
+    pass over the whole index does: a range only writes ``d + 1`` layer entries and
+    counters, which no later range of the same layer reads as layer ``d``.
+    """
     cells = np.empty(6, np.int64)
     status = np.empty(4, np.int64)
     preds = np.empty(MAX_PREDECESSORS, np.int64)
     work = np.empty(64, np.int64)
-    d = 1
-    while True:
-        found = False
-        for s in range(n_states):
-            v = dist[s]
-            if v != d and v != -d:
+    found = False
+    for s in range(lo, hi):
+        v = dist[s]
+        if v != d and v != -d:
+            continue
+        found = True
+        a, tag = decode(s, n, block_start, block_a, block_code, layout, cells, status)
+        m = predecessors(cells, status, a, tag, n, width, length, steps, adj,
+                         auto_death, arrival_only, offset, layout, preds, work)
+        good = (v > 0) == (a == 1)  # the edge wins for the predecessor's mover
+        for i in range(m):
+            p = preds[i]
+            if dist[p] != 0:
                 continue
-            found = True
-            a, tag = decode(s, n, block_start, block_a, block_code, layout, cells, status)
-            m = predecessors(cells, status, a, tag, n, width, length, steps, adj,
-                             auto_death, arrival_only, offset, layout, preds, work)
-            good = (v > 0) == (a == 1)  # the edge wins for the predecessor's mover
-            for i in range(m):
-                p = preds[i]
-                if dist[p] != 0:
-                    continue
-                if good:
-                    dist[p] = d + 1
-                else:
-                    count[p] -= 1
-                    if count[p] == 0:
-                        dist[p] = -(d + 1)
-        if not found:
-            return d - 1
-        d += 1
+            if good:
+                dist[p] = d + 1
+            else:
+                count[p] -= 1
+                if count[p] == 0:
+                    dist[p] = -(d + 1)
+    return found
 
 
 @jit
@@ -538,61 +544,57 @@ def tie_break_value(cells, n, width, length):
 
 
 @parallel_jit
-def horizon_kernel(t_max, n_states, n, width, length, steps, adj, auto_death, arrival_only,
-                   offset, layout, block_start, block_a, block_code, dist,
-                   targets):  # fmt: skip
-    """Backward induction of the adjudicated game (see ``samarra.horizon``).
-
-    Returns ``out[t, i]``: the value (+1, 0, -1) of state ``targets[i]`` for its side
-    to move when ``t`` actions remain before the tie-break.
-    """
-    prev = np.empty(n_states, np.int8)
-    cur = np.empty(n_states, np.int8)
-    out = np.empty((t_max + 1, targets.size), np.int8)
-    n_chunks = (n_states + CHUNK - 1) // CHUNK
+def horizon_start(lo, hi, n, width, length, block_start, block_a, block_code, layout, prev):
+    """``prev[s]``: the tie-break value of the states ``lo..hi - 1`` (no action left)."""
+    n_chunks = (hi - lo + CHUNK - 1) // CHUNK
     for chunk in prange(n_chunks):
         cells = np.empty(6, np.int64)
         status = np.empty(4, np.int64)
-        for s in range(chunk * CHUNK, min(n_states, (chunk + 1) * CHUNK)):
+        for s in range(lo + chunk * CHUNK, min(hi, lo + (chunk + 1) * CHUNK)):
             decode(s, n, block_start, block_a, block_code, layout, cells, status)
             prev[s] = tie_break_value(cells, n, width, length)
-    for i in range(targets.size):
-        out[0, i] = prev[targets[i]]
-    for t in range(1, t_max + 1):
-        for chunk in prange(n_chunks):
-            cells = np.empty(6, np.int64)
-            status = np.empty(4, np.int64)
-            codes = np.empty(MAX_ACTIONS, np.int64)
-            nexts = np.empty(MAX_ACTIONS, np.int64)
-            work = np.empty(64, np.int64)
-            for s in range(chunk * CHUNK, min(n_states, (chunk + 1) * CHUNK)):
-                d = dist[s]
-                if 0 < d <= t:
-                    cur[s] = 1
-                    continue
-                if 0 < -d <= t:
-                    cur[s] = -1
-                    continue
-                a, tag = decode(s, n, block_start, block_a, block_code, layout, cells, status)
-                m = actions(cells, status, a, tag, n, width, length, steps, adj, auto_death,
-                            arrival_only, offset, layout, codes, nexts, work)
-                if m == 0:
-                    cur[s] = tie_break_value(cells, n, width, length)
-                    continue
-                best = -1
-                for i in range(m):
-                    if codes[i] == WIN:
-                        best = 1
-                        break
-                    if codes[i] == CONTINUE:
-                        v = prev[nexts[i]] if a == 2 else -prev[nexts[i]]
-                        if v > best:
-                            best = v
-                cur[s] = best
-        for i in range(targets.size):
-            out[t, i] = cur[targets[i]]
-        prev, cur = cur, prev
-    return out
+
+
+@parallel_jit
+def horizon_step(t, lo, hi, n, width, length, steps, adj, auto_death, arrival_only,
+                 offset, layout, block_start, block_a, block_code, dist, prev,
+                 cur):  # fmt: skip
+    """One step of the adjudicated game's backward induction (see ``samarra.horizon``)
+    on the states ``lo..hi - 1``: ``cur[s]``, the value (+1, 0, -1) for the side to
+    move with ``t`` actions left, from ``prev`` (``t - 1`` left). Work arrays: ``prev``
+    and ``cur`` are ``int8`` of shape ``(n_states,)``; only ``cur[lo:hi]`` is written.
+    """
+    n_chunks = (hi - lo + CHUNK - 1) // CHUNK
+    for chunk in prange(n_chunks):
+        cells = np.empty(6, np.int64)
+        status = np.empty(4, np.int64)
+        codes = np.empty(MAX_ACTIONS, np.int64)
+        nexts = np.empty(MAX_ACTIONS, np.int64)
+        work = np.empty(64, np.int64)
+        for s in range(lo + chunk * CHUNK, min(hi, lo + (chunk + 1) * CHUNK)):
+            d = dist[s]
+            if 0 < d <= t:
+                cur[s] = 1
+                continue
+            if 0 < -d <= t:
+                cur[s] = -1
+                continue
+            a, tag = decode(s, n, block_start, block_a, block_code, layout, cells, status)
+            m = actions(cells, status, a, tag, n, width, length, steps, adj, auto_death,
+                        arrival_only, offset, layout, codes, nexts, work)
+            if m == 0:
+                cur[s] = tie_break_value(cells, n, width, length)
+                continue
+            best = -1
+            for i in range(m):
+                if codes[i] == WIN:
+                    best = 1
+                    break
+                if codes[i] == CONTINUE:
+                    v = prev[nexts[i]] if a == 2 else -prev[nexts[i]]
+                    if v > best:
+                        best = v
+            cur[s] = best
 
 
 @parallel_jit

@@ -19,7 +19,7 @@ the horizon. This is how the seed's "closest servant wins" gets a number.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -27,7 +27,8 @@ import numpy as np
 from samarra import _kernels as K
 from samarra.position import Position, setups, start_position
 from samarra.rules import BLACK, Rules
-from samarra.solve import Table, solve
+from samarra.solve import Table, n_states, solve
+from tabletop.budget import Chunks, Estimate, check_memory, progress_bar, show_progress
 from tabletop.frozen import same_fields
 from tabletop.matrix_games import solve_zero_sum
 from tabletop.seeding import check_count
@@ -36,13 +37,45 @@ from tabletop.validate import check_instance
 if TYPE_CHECKING:
     import pandas as pd
 
+#: Bytes a horizon's summary row holds while :func:`solve_horizon` builds it (a dict
+#: of five numpy floats, then a DataFrame row), measured with tracemalloc.
+SUMMARY_ROW_BYTES = 1000
 
-def horizon_values(table: Table, positions, max_horizon: int) -> np.ndarray:
+
+def horizon_size(n_states: int, n_targets: int, max_horizon: int) -> Estimate:
+    """Memory and time of the backward induction to ``max_horizon`` over ``n_states``
+    states for ``n_targets`` positions: two ``int8`` values per state, one per
+    target and horizon, and, in :func:`solve_horizon`, an ``int64`` payoff per
+    target and horizon (``n_targets`` is then the setup pairs). The time is the
+    index size per horizon over ``samarra.analyses.HORIZON_RATE``.
+
+    Examples
+    --------
+    >>> horizon_size(1000, 4, 9).nbytes
+    2040
+    """
+    from samarra.analyses import HORIZON_RATE
+
+    nbytes = 2 * n_states + (max_horizon + 1) * n_targets
+    return Estimate("samarra horizon", nbytes, {"max_horizon": max_horizon},
+                    max_horizon * n_states / HORIZON_RATE,
+                    f"{n_states:,} states x 2 bytes + {max_horizon + 1:,} horizons x "
+                    f"{n_targets} positions")  # fmt: skip
+
+
+def horizon_values(table: Table, positions, max_horizon: int, *, allow_large: bool = False,
+                   progress: bool | None = None) -> np.ndarray:  # fmt: skip
     """Values (+1, 0, -1, side to move) of ``positions`` with 0..``max_horizon`` actions left.
 
     Returns an ``int8`` array of shape ``(max_horizon + 1, len(positions))``; row ``t``
     holds the values with ``t`` actions left before the tie-break (``actions_played``
     of the positions is ignored).
+
+    The induction sweeps the whole state index once per action, in ranges that return
+    to Python several times a second: a bar shows it (``progress``: default when
+    stderr is a terminal) and Ctrl-C stops it. A ``max_horizon`` whose arrays exceed
+    the memory available is refused before any work (``MemoryError``) unless
+    ``allow_large=True``.
 
     Examples
     --------
@@ -63,11 +96,34 @@ def horizon_values(table: Table, positions, max_horizon: int) -> np.ndarray:
     for p in positions:
         if not isinstance(p, Position) or p.is_over:
             raise ValueError(f"positions must be samarra Positions of games not over, got {p!r}")
-    targets = np.array([table.index(p) for p in positions], dtype=np.int64)
+    show_progress(progress)
     geo = table.geometry
-    return K.horizon_kernel(max_horizon, geo.n_states, *geo.args(table.rules),
-                            *geo.blocks, table.dist,
-                            targets)  # fmt: skip
+    check_memory(horizon_size(geo.n_states, len(positions), max_horizon), allow_large)
+    targets = np.array([table.index(p) for p in positions], dtype=np.int64)
+    return _induction(table, targets, max_horizon, progress)
+
+
+def _induction(table: Table, targets: np.ndarray, max_horizon: int, progress) -> np.ndarray:
+    """``out[t, i]``: the value of state ``targets[i]`` with ``t`` actions left."""
+    geo = table.geometry
+    n = geo.n_states
+    rules = table.rules
+    prev = np.empty(n, np.int8)
+    cur = np.empty(n, np.int8)
+    out = np.empty((max_horizon + 1, targets.size), np.int8)
+    chunks = Chunks(n, first=16 * K.CHUNK)
+    for lo, hi in chunks:
+        K.horizon_start(lo, hi, geo.n, geo.width, geo.length, *geo.blocks, geo.layout, prev)
+    out[0] = prev[targets]
+    args = (*geo.args(rules), *geo.blocks, table.dist)
+    with progress_bar(max_horizon, "samarra horizon", progress, "action") as bar:
+        for t in range(1, max_horizon + 1):
+            for lo, hi in chunks:
+                K.horizon_step(t, lo, hi, *args, prev, cur)
+            out[t] = cur[targets]
+            prev, cur = cur, prev
+            bar.update(1)
+    return out
 
 
 @dataclass(frozen=True, eq=False)
@@ -111,6 +167,7 @@ class HorizonGame:
 
 
 def solve_horizon(rules: Rules | None = None, max_horizon: int = 60, table: Table | None = None,
+                  *, allow_large: bool = False, progress: bool | None = None,
                   **solve_options) -> HorizonGame:  # fmt: skip
     """Solve the adjudicated game's setup game for every horizon up to ``max_horizon``.
 
@@ -122,6 +179,11 @@ def solve_horizon(rules: Rules | None = None, max_horizon: int = 60, table: Tabl
         Largest horizon H (actions; default 60).
     table : Table, optional
         The perfect-information table (else solved with ``solve_options``).
+    allow_large : bool
+        Go ahead when the arrays exceed the memory available (default False: refuse
+        with a ``MemoryError`` before any work; see :func:`horizon_size`).
+    progress : bool, optional
+        Show a progress bar (default: when stderr is a terminal).
 
     Examples
     --------
@@ -131,22 +193,38 @@ def solve_horizon(rules: Rules | None = None, max_horizon: int = 60, table: Tabl
     """
     import pandas as pd
 
+    from tabletop.validate import check_bool
+
     rules = Rules.check(rules)  # checked even when the table's rules are used
+    max_horizon = check_count("max_horizon", max_horizon)
+    allow_large = check_bool("allow_large", allow_large)
+    show_progress(progress)
     check_instance("table", table, Table, optional=True)
+    source = table.rules if table is not None else rules
+    n_pairs = len(setups(source)) ** 2
+    size = horizon_size(n_states(source), n_pairs, max_horizon)
+    # beside the induction's arrays: the values and the payoff (int64, 16 bytes per pair
+    # and horizon) and a summary row per horizon (SUMMARY_ROW_BYTES)
+    size = replace(size, nbytes=size.nbytes + (max_horizon + 1) * (16 * n_pairs
+                                                                   + SUMMARY_ROW_BYTES))
+    check_memory(size, allow_large)
     if table is None:
-        table = solve(rules, **solve_options)
+        table = solve(rules, allow_large=allow_large, progress=progress, **solve_options)
     rules = table.rules
     names = setups(rules)
     starts = [start_position(rules, b, w) for b in names for w in names]
-    values = horizon_values(table, starts, max_horizon).astype(np.int64)
+    values = horizon_values(table, starts, max_horizon, allow_large=True,
+                            progress=progress).astype(np.int64)
     sign = 1 if rules.first_side == BLACK else -1
     payoff = (sign * values).reshape(max_horizon + 1, len(names), len(names))
     rows = []
-    for h in range(max_horizon + 1):
-        flat = payoff[h].ravel()
-        value = solve_zero_sum(payoff[h]).value
-        rows.append({"value to black": value, "value to first mover": sign * value,
-                     "black wins": np.mean(flat > 0), "draw": np.mean(flat == 0),
-                     "white wins": np.mean(flat < 0)})  # fmt: skip
+    with progress_bar(max_horizon + 1, "samarra setup games", progress, "horizon") as bar:
+        for h in range(max_horizon + 1):
+            flat = payoff[h].ravel()
+            value = solve_zero_sum(payoff[h]).value
+            rows.append({"value to black": value, "value to first mover": sign * value,
+                         "black wins": np.mean(flat > 0), "draw": np.mean(flat == 0),
+                         "white wins": np.mean(flat < 0)})  # fmt: skip
+            bar.update(1)
     summary = pd.DataFrame(rows, index=pd.RangeIndex(max_horizon + 1, name="horizon"))
     return HorizonGame(rules, payoff, names, summary)

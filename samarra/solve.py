@@ -57,6 +57,7 @@ behind it: the value of a position cannot drift from what the file holds.
 
 from __future__ import annotations
 
+import contextvars
 import functools
 import io
 import os
@@ -71,6 +72,7 @@ from samarra import _kernels as K
 from samarra.engine import Action, apply_action, legal_actions, tie_break
 from samarra.position import Position
 from samarra.rules import BLACK, DEATH, MERCHANT, SIDES, Rules
+from tabletop.budget import Chunks, Estimate, check_memory, progress_bar, show_progress
 from tabletop.files import atomic_write_bytes, remove_stale_temporaries, warn_if_unwritable
 from tabletop.frozen import freeze, same_fields
 from tabletop.validate import check_path
@@ -361,12 +363,59 @@ class Table:
         return {"win": wins, "loss": losses, "draw": draws}
 
 
+def solve_size(rules: Rules, cache: bool = True) -> Estimate:
+    """Peak memory and time of solving ``rules`` (:func:`solve`), from the rules alone.
+
+    Solving holds the ``int16`` table and a ``uint8`` counter per state (3 bytes a
+    state); storing the table in the cache serialises it once more, in memory, before
+    the atomic write (6 bytes a state then, the counter gone). The time is the index
+    size over the rate measured on 3 × 5 (``samarra.analyses.SOLVE_RATE``).
+
+    Examples
+    --------
+    >>> est = solve_size(Rules(length=3), cache=False)
+    >>> est.nbytes == 3 * n_states(Rules(length=3))
+    True
+    """
+    from samarra.analyses import SOLVE_RATE
+
+    rules = Rules.check(rules, default=False)
+    n = geometry(rules).n_states
+    per_state = 6 if cache else 3
+    knobs = {"width": rules.width, "length": rules.length, "allow_pass": rules.allow_pass,
+             "no_repetition": rules.no_repetition}  # fmt: skip
+    return Estimate("samarra.solve", per_state * n, knobs, n / SOLVE_RATE,
+                    f"{n:,} states x {per_state} bytes")  # fmt: skip
+
+
+#: Whether the running solve shows its bar (set by :func:`solve` around ``_build``).
+_PROGRESS: contextvars.ContextVar[bool] = contextvars.ContextVar("progress", default=False)
+
+
 def _build(rules: Rules, geo: Geometry) -> np.ndarray:
-    dist = np.zeros(geo.n_states, dtype=np.int16)
-    count = np.zeros(geo.n_states, dtype=np.uint8)
-    K.count_kernel(geo.n_states, *geo.args(rules), *geo.blocks, dist, count)
-    K.retrograde_kernel(geo.n_states, *geo.args(rules), *geo.blocks, dist, count)
-    return dist
+    """The retrograde solve, in ranges of states that return to Python several times a
+    second (the bar moves, Ctrl-C stops it); the ranges do not change the table."""
+    progress = _PROGRESS.get()
+    n = geo.n_states
+    dist = np.zeros(n, dtype=np.int16)
+    count = np.zeros(n, dtype=np.uint8)
+    args = (*geo.args(rules), *geo.blocks, dist, count)
+    board = f"samarra {rules.width} x {rules.length}"
+    with progress_bar(n, f"{board}: first pass", progress, "state") as bar:
+        for lo, hi in Chunks(n, first=16 * K.CHUNK):
+            K.count_kernel(lo, hi, *args)
+            bar.update(hi - lo)
+        d = 1
+        while True:
+            bar.reset(total=n)
+            bar.set_description(f"{board}: layer {d}")
+            found = False
+            for lo, hi in Chunks(n, first=64 * K.CHUNK):
+                found |= K.retrograde_layer(d, lo, hi, *args)
+                bar.update(hi - lo)
+            if not found:
+                return dist
+            d += 1
 
 
 def cache_dir() -> Path:
@@ -413,7 +462,8 @@ def load_table(path, rules: Rules, n: int) -> np.ndarray | None:
         return None
 
 
-def solve(rules: Rules | None = None, cache: bool = True, directory=None) -> Table:
+def solve(rules: Rules | None = None, cache: bool = True, directory=None, *,
+          allow_large: bool = False, progress: bool | None = None) -> Table:
     """Solve ``rules`` with perfect information by retrograde analysis.
 
     Parameters
@@ -427,10 +477,22 @@ def solve(rules: Rules | None = None, cache: bool = True, directory=None) -> Tab
         :class:`tabletop.files.CacheWarning` naming it; the table is returned all the same.
     directory : path-like, optional
         Cache folder (default :func:`cache_dir`).
+    allow_large : bool
+        Solve even when :func:`solve_size` exceeds the memory available (default
+        False: refuse with a ``MemoryError``; see :mod:`tabletop.budget`).
+    progress : bool, optional
+        Show a progress bar (default: when stderr is a terminal).
 
     Returns
     -------
     Table
+
+    Raises
+    ------
+    MemoryError
+        Before any work, when the table does not fit in the memory available (4 × 5
+        with the optional rules, 4 × 6, 5 × 5 on a small machine); the message gives
+        the size, the knobs behind it and the way to go ahead anyway.
 
     Examples
     --------
@@ -443,6 +505,8 @@ def solve(rules: Rules | None = None, cache: bool = True, directory=None) -> Tab
 
     rules = check_solvable(Rules.check(rules))
     cache = check_bool("cache", cache)
+    allow_large = check_bool("allow_large", allow_large)
+    progress = show_progress(progress)  # checked before any work
     geo = geometry(rules)
     path = cache_path(rules, directory)
     if cache:
@@ -450,7 +514,13 @@ def solve(rules: Rules | None = None, cache: bool = True, directory=None) -> Tab
         dist = load_table(path, rules, geo.n_states) if path.is_file() else None
         if dist is not None:
             return Table(rules, dist, geo)
-    dist = freeze(_build(rules, geo))
+    check_memory(solve_size(rules, cache), allow_large,
+                 hint="use a smaller board or fewer optional turn rules")  # fmt: skip
+    token = _PROGRESS.set(progress)
+    try:
+        dist = freeze(_build(rules, geo))
+    finally:
+        _PROGRESS.reset(token)
     if cache:  # an unwritable folder loses the cache, never the table
         with warn_if_unwritable(path, f"the solved table ({rules.solver_key()})"):
             save_table(path, rules, dist)

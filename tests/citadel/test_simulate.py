@@ -88,3 +88,30 @@ def test_summary_and_validation():
         simulate_games(Rules(), ["straight"], 1)
     with pytest.raises(ValueError, match="n must be >= 1, got 0"):
         simulate_games(Rules(), ["straight"] * 4, 0)
+
+
+def test_games_size_is_the_peak_memory_and_huge_runs_are_refused_at_once():
+    from citadel.simulate import games_size
+    from tests.tabletop.test_budget import assert_estimate, peak_bytes, refused_at_once
+
+    simulate_games(Rules(), "random", 10, seed=1)
+    peak = peak_bytes(lambda: simulate_games(Rules(), "random", 100_000, seed=1))
+    assert_estimate(games_size(4, 100_000), peak)
+    refused_at_once(lambda: simulate_games(Rules(), "random", 10**13, seed=1), "n=10000000000000")
+
+
+def test_games_in_batches_of_chunks_are_the_games_of_one_call(monkeypatch):
+    import citadel.simulate as module
+    from citadel._kernels import simulate_games_kernel
+    from tabletop.seeding import chunk_seeds
+
+    rules = Rules(radius=2, capital=20)
+    n, chunk = 1000, 64
+    whole = simulate_games_kernel(chunk_seeds(5, -(-n // chunk)), chunk, n,
+                                  np.zeros(4, dtype=np.int64) + AGENTS.index("random"),
+                                  **module.kernel_arguments(rules))  # fmt: skip
+    monkeypatch.setattr(module, "Chunks", lambda total, first=1: [(c, min(total, c + 3))
+                                                                 for c in range(0, total, 3)])
+    got = simulate_games(rules, "random", n, seed=5, chunk_size=chunk)
+    for a, b in zip((got.scores, got.rounds, got.capitals, got.pawn), whole, strict=True):
+        assert np.array_equal(a, b)

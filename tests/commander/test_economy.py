@@ -224,3 +224,22 @@ def test_seven_seas_needs_sea_data(tmp_path):
     with pytest.raises(ValueError, match="seven_seas needs card data naming at least 7 seas"):
         simulate_economy(Rules(seven_seas=True), two, cards, n=1)
     assert simulate_economy(Rules(), two, cards, n=1).win_round.shape == (1,)
+
+
+def test_economy_size_is_the_peak_memory_and_huge_trajectories_are_refused_at_once():
+    from commander.economy import economy_size
+    from tests.tabletop.test_budget import assert_estimate, peak_bytes, refused_at_once
+
+    cards = load_cards()
+    d = load_decks(cards=cards)
+    decks = [d["spanish_sample"], d["ghost_sample"]]
+    simulate_economy(Rules(), decks, cards, n=10, seed=1)
+    for record in (True, False):
+        peak = peak_bytes(lambda record=record: simulate_economy(Rules(), decks, cards, n=20_000,
+                                                                 seed=1, record=record))
+        if record:
+            assert_estimate(economy_size(2, 20_000, True, 60), peak)
+        else:
+            assert economy_size(2, 20_000, False, 60).nbytes <= peak
+    refused_at_once(lambda: simulate_economy(Rules(), decks, cards, n=10**10, seed=1),
+                    "n=10000000000", "record=True", "record=False")  # fmt: skip

@@ -117,3 +117,30 @@ def test_price_table_and_arrays_agree():
                 assert table.loc[s, f"buy_{k}"] == buy[s, k]
             assert table.loc[s, f"sell_{k}"] == sell[s, k]
     assert buy[2, 3] > 10**9
+
+
+def test_price_size_is_the_peak_memory_and_a_huge_stock_is_refused_at_once():
+    from commander.market import price_size
+    from tests.tabletop.test_budget import assert_estimate, peak_bytes, refused_at_once
+
+    for top in (10**5, 2 * 10**6):
+        assert_estimate(price_size(Rules(), top),
+                        peak_bytes(lambda top=top: price_table(Rules(), top)))  # fmt: skip
+    refused_at_once(lambda: price_table(Rules(), 10**13), "max_stock=10000000000000",
+                    "max_gold_per_transaction=3")  # fmt: skip
+
+
+@pytest.mark.parametrize("knobs", [{}, {"sale_price": "after"}, {"max_gold_per_transaction": 6}])
+def test_price_table_holds_the_prices_of_each_stock(knobs):
+    import pandas as pd
+
+    rules = Rules(**knobs)
+    frame = price_table(rules, 40)
+    cap = rules.max_gold_per_transaction
+    for s in range(41):
+        assert frame.loc[s, "rate"] == rules.rate(s) if s < len(rules.rates) else True
+        for k in range(1, cap + 1):
+            buy = frame.loc[s, f"buy_{k}"]
+            assert (buy is pd.NA) if k > s else buy == buy_price(rules, s, k)
+            assert frame.loc[s, f"sell_{k}"] == sell_price(rules, s, k)
+    assert (frame.dtypes == "Int64").all() and frame.index.name == "stock"

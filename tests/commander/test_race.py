@@ -126,3 +126,36 @@ def test_by_turn_costs_never_rise_with_time():
     r = solve_race(Rules(), 0, 5, 10, income=4, horizon=30)
     costs = r.by_turn["net_cost"].to_numpy()
     assert np.all(np.diff(costs) <= 0)
+
+
+def test_race_size_is_the_peak_memory_and_a_race_too_large_is_refused_at_once(monkeypatch):
+    from commander.race import race_size
+    from tests.tabletop.test_budget import assert_estimate, peak_bytes, refused_at_once
+
+    solve_race(Rules(), gold=0, doublons=5, stock=10, income=4)
+    peak = peak_bytes(lambda: solve_race(Rules(), gold=0, doublons=5, stock=150, income=4))
+    assert_estimate(race_size(151, 60), peak)
+    monkeypatch.setattr("tabletop.budget.available_memory", lambda: 4e9)  # a 4 GB machine
+    text = refused_at_once(lambda: solve_race(Rules(), gold=0, doublons=5, stock=1000,
+                                              horizon=1000), "horizon=1000")  # fmt: skip
+    assert "8.0 GB" in text and "gold + stock=1000" in text
+
+
+def test_race_table_in_batches_of_starts_is_the_table_in_one_pass(monkeypatch):
+    import commander.race as race_module
+    from commander._kernels import race_table_kernel
+    from commander.market import market_arrays
+
+    rules = Rules()
+    whole = race_table(rules, doublons=5, income=[3, 4], drain=1, horizon=25)
+    monkeypatch.setattr(race_module, "Chunks", lambda n: [(lo, min(n, lo + 7))
+                                                         for lo in range(0, n, 7)])  # fmt: skip
+    assert race_table(rules, doublons=5, income=[3, 4], drain=1, horizon=25).equals(whole)
+    n = max(rules.total_gold, rules.win_gold)
+    buy, sell = market_arrays(rules, n)
+    inc = np.array([3] + [4] * 24, dtype=np.int64)
+    turns, _ = race_table_kernel(buy, sell, 5, inc, np.ones(25, dtype=np.int64),
+                                 rules.win_gold, rules.max_gold_per_transaction, 25, n)
+    got = whole["win_turn"].fillna(0).to_numpy(dtype=np.int64)
+    expected = [turns[g, s] for g, s in whole.index]
+    assert got.tolist() == expected

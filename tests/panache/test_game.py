@@ -109,3 +109,13 @@ def test_bad_arguments():
         simulate_games(Rules(), [Agent.random(), "random"], 10)
     with pytest.raises(ValueError, match="n_games must be >= 1"):
         simulate_games(Rules(), [Agent.random(), Agent.random()], 0)
+
+
+def test_tables_no_agent_reads_are_not_built():
+    from panache.game import _kernel_inputs
+
+    inputs = _kernel_inputs(Rules(start_points=300), (Agent.heuristic(), Agent.random()))
+    assert inputs["three_policy"].size == 1 and inputs["three_attack"].size == 7
+    assert inputs["duel_policy"].size == 1
+    total = sum(v.nbytes for v in inputs.values() if isinstance(v, np.ndarray))
+    assert total < 10**7  # (top + 1)³ tables of zeros would be 3 GB

@@ -50,3 +50,18 @@ def test_mp_outcome_takes_only_a_boolean_success():
     # success="no" used to count as a success
     with pytest.raises(TypeError, match="success must be True or False, got 'no'"):
         mp_outcome(Rules(), 12, points=20, success="no")
+
+
+def test_stakes_size_is_the_peak_memory_and_a_huge_list_is_refused_at_once():
+    from panache.master import stakes_size
+    from tests.tabletop.test_budget import assert_estimate, peak_bytes, refused_at_once
+
+    rules = Rules(mp_stake_factor=4)
+    mp_success(rules)
+    for points in (1000, 200_000):
+        assert_estimate(stakes_size(rules, points),
+                        peak_bytes(lambda points=points: mp_stakes(rules, points, 50)))  # fmt: skip
+    huge = Rules(mp_stake_factor=10**9)
+    refused_at_once(lambda: mp_stakes(huge, 10**6, 5), "points=1000000",
+                    "mp_stake_factor=1000000000", "mp_stake_cap=None")  # fmt: skip
+    assert len(mp_stakes(Rules(mp_stake_factor=10**9, mp_stake_cap=20), 10**6, 5)) == 10

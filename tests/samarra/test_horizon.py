@@ -92,3 +92,23 @@ def test_horizon_values_do_not_depend_on_threads(table33, one_thread):
     one = horizon_values(table33, starts, 6)
     numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
     assert np.array_equal(one, horizon_values(table33, starts, 6))
+
+
+def test_horizon_size_is_the_peak_memory_and_a_huge_maximum_is_refused_at_once():
+    from samarra.horizon import SUMMARY_ROW_BYTES, horizon_size
+    from samarra.solve import solve
+    from tests.tabletop.test_budget import assert_estimate, peak_bytes, refused_at_once
+
+    table = solve(Rules(length=3))
+    pairs = len(setups(table.rules)) ** 2
+    solve_horizon(table=table, max_horizon=6)  # imports (the LP solver's) out of the measure
+    for h in (4, 40):
+        size = horizon_size(table.dist.size, pairs, h).nbytes + (h + 1) * (16 * pairs
+                                                                          + SUMMARY_ROW_BYTES)
+        peak = peak_bytes(lambda h=h: solve_horizon(table=table, max_horizon=h))
+        assert 1 / 1.5 < size / peak < 1.5
+    start = start_position(table.rules, "SMD", "SMD")
+    assert_estimate(horizon_size(table.dist.size, 1, 6),
+                    peak_bytes(lambda: horizon_values(table, [start], 6)))  # fmt: skip
+    refused_at_once(lambda: solve_horizon(table=table, max_horizon=10**12), "max_horizon=")
+    refused_at_once(lambda: horizon_values(table, [start], 10**13), "max_horizon=")

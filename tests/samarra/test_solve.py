@@ -297,3 +297,37 @@ def test_no_repetition_forbids_exactly_the_move_back(table33_optional):
     assert ("move", 1, 8) not in [tuple(a) for a in values]
     assert ("move", 1, 4) in [tuple(a) for a in values]
     assert table33_optional.value(p).score == max(v.score for v in values.values())
+
+
+def test_solve_size_is_the_peak_memory_of_a_solve(tmp_path):
+    from samarra.solve import solve_size
+    from tests.tabletop.test_budget import assert_estimate, peak_bytes
+
+    rules = Rules(length=3)
+    solve(rules, cache=False)  # compiled code and geometry out of the measure
+    assert_estimate(solve_size(rules, cache=False), peak_bytes(lambda: solve(rules, cache=False)))
+    assert_estimate(solve_size(rules), peak_bytes(lambda: solve(rules, directory=tmp_path)))
+
+
+@pytest.mark.parametrize("knobs", [dict(width=4, length=5, allow_pass=True, no_repetition=True),
+                                   dict(width=4, length=6), dict(width=5, length=5)])  # fmt: skip
+def test_a_board_larger_than_the_memory_is_refused_at_once(knobs, tmp_path, monkeypatch):
+    from tests.tabletop.test_budget import refused_at_once
+
+    monkeypatch.setattr("tabletop.budget.available_memory", lambda: 8e9)  # an 8 GB machine
+    words = [f"{k}={v!r}" for k, v in knobs.items()]
+    text = refused_at_once(lambda: solve(Rules(**knobs), directory=tmp_path), *words)
+    assert text.startswith("samarra.solve needs about") and " GB (" in text
+    assert not list(tmp_path.iterdir())
+
+
+def test_the_solve_in_small_ranges_gives_the_same_table(monkeypatch):
+    solve_module = importlib.import_module("samarra.solve")
+    rules = Rules(length=3, allow_pass=True)
+    whole = solve(rules, cache=False)
+
+    def ranges(total, first=1):
+        return [(lo, min(total, lo + 99_991)) for lo in range(0, total, 99_991)]
+
+    monkeypatch.setattr(solve_module, "Chunks", ranges)
+    assert solve(rules, cache=False) == whole

@@ -1,0 +1,297 @@
+"""Size before allocation, and progress for long work, written once for every game.
+
+**Memory.** A solver or table builder states what it will allocate, from its rules,
+before it allocates anything: an :class:`Estimate` (bytes, and seconds where a rate
+was measured) naming the knobs that drive it. :func:`check_memory` compares the
+bytes with the memory the machine has available (``MemAvailable`` of
+``/proc/meminfo``, lowered by a cgroup limit, else ``psutil``) and refuses, with one
+line, a call that would not fit. The refusal is a :class:`MemoryError` and says how to
+go ahead anyway: the keyword ``allow_large=True`` of the call, or the environment
+variable ``TABLETOP_ALLOW_LARGE=1`` for every call of the process.
+
+**Progress and interrupt.** Long numba work runs in chunks that return to Python
+between chunks, so that Ctrl-C (``KeyboardInterrupt``) ends it within about a second
+and a tqdm bar moves. :func:`progress_bar` is that bar: shown when stderr is a
+terminal, hidden otherwise, or as asked (``progress=True/False`` of the call, or
+``TABLETOP_PROGRESS=0`` for the process). :class:`Chunks` sizes the chunks so that
+each takes about :data:`CHUNK_SECONDS`; chunking never changes a result, since the
+kernels visit the same items in the same order whatever the chunk boundaries.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+#: Environment variable that lets every call of the process go past the memory check.
+ALLOW_ENV = "TABLETOP_ALLOW_LARGE"
+
+#: Environment variable that hides every progress bar of the process when ``0``.
+PROGRESS_ENV = "TABLETOP_PROGRESS"
+
+#: Target wall time of one chunk of kernel work, in seconds (the interrupt latency).
+CHUNK_SECONDS = 0.25
+
+
+def _size(nbytes: float) -> str:
+    """``nbytes`` in the largest unit that keeps it >= 1 (``'1.3 GB'``)."""
+    for unit in ("B", "kB", "MB", "GB", "TB", "PB"):
+        if abs(nbytes) < 1000 or unit == "PB":
+            return f"{nbytes:.0f} {unit}" if unit == "B" else f"{nbytes:.1f} {unit}"
+        nbytes /= 1000
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def duration(seconds: float) -> str:
+    """``seconds`` as ``'40 s'``, ``'12 min'``, ``'3.5 h'`` or ``'2.0 days'``."""
+    if seconds < 100:
+        return f"{seconds:.0f} s"
+    if seconds < 6000:
+        return f"{seconds / 60:.0f} min"
+    if seconds < 48 * 3600:
+        return f"{seconds / 3600:.1f} h"
+    return f"{seconds / 86400:.1f} days"
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """What a call will allocate (and take), computed from its arguments before any work.
+
+    Attributes
+    ----------
+    what : str
+        The call (``'samarra.solve'``).
+    nbytes : int
+        Peak bytes of the arrays it allocates.
+    knobs : dict
+        The arguments that drive the size, with their values.
+    seconds : float or None
+        Wall time on the 2-core reference machine (None: not measured).
+    detail : str
+        How the size follows from the knobs (``'24.5 M states x 3 bytes'``).
+    """
+
+    what: str
+    nbytes: int
+    knobs: dict = field(default_factory=dict)
+    seconds: float | None = None
+    detail: str = ""
+
+    def describe(self) -> str:
+        """One line: the size, its reason and the time, if known."""
+        text = f"{self.what} needs about {_size(self.nbytes)}"
+        if self.detail:
+            text += f" ({self.detail})"
+        if self.seconds is not None:
+            text += f" and about {duration(self.seconds)}"
+        return text
+
+
+def _cgroup_free() -> float:
+    """Bytes left under a cgroup memory limit (inf when there is none)."""
+    for limit, used in (("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory.current"),
+                        ("/sys/fs/cgroup/memory/memory.limit_in_bytes",
+                         "/sys/fs/cgroup/memory/memory.usage_in_bytes")):  # fmt: skip
+        try:
+            text = Path(limit).read_text().strip()
+            if text == "max":
+                return math.inf
+            top = int(text)
+            if top >= 1 << 60:  # cgroup v1's "no limit"
+                return math.inf
+            return max(top - int(Path(used).read_text().strip()), 0)
+        except (OSError, ValueError):
+            continue
+    return math.inf
+
+
+def available_memory() -> float:
+    """Bytes the machine can give a new allocation now (``inf`` when unknown).
+
+    ``MemAvailable`` of ``/proc/meminfo`` (else ``psutil``), lowered by a cgroup limit.
+
+    Examples
+    --------
+    >>> available_memory() > 0
+    True
+    """
+    free = math.inf
+    try:
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemAvailable:"):
+                free = int(line.split()[1]) * 1024
+                break
+    except (OSError, ValueError, IndexError):
+        pass
+    if free == math.inf:
+        try:
+            import psutil
+
+            free = psutil.virtual_memory().available
+        except (ImportError, OSError):  # pragma: no cover - psutil absent
+            pass
+    return min(free, _cgroup_free())
+
+
+def _allowed(allow_large) -> bool:
+    from tabletop.validate import check_bool
+
+    if check_bool("allow_large", allow_large):
+        return True
+    return os.environ.get(ALLOW_ENV, "").strip().lower() in ("1", "true", "yes")
+
+
+def check_memory(estimate: Estimate, allow_large: bool = False, available: float | None = None,
+                 hint: str = "") -> Estimate:  # fmt: skip
+    """Refuse ``estimate`` with one line when it exceeds the available memory.
+
+    Parameters
+    ----------
+    estimate : Estimate
+    allow_large : bool
+        Go ahead whatever the size (the call's ``allow_large=True``); the environment
+        variable ``TABLETOP_ALLOW_LARGE=1`` does the same for every call.
+    available : float, optional
+        Bytes available (default :func:`available_memory`).
+    hint : str
+        How to make the call smaller (default: lower the knobs).
+
+    Returns
+    -------
+    Estimate
+        ``estimate``, when it fits or is allowed.
+
+    Raises
+    ------
+    MemoryError
+        One line: the estimate, the knobs that drive it, what is available and how to
+        go ahead anyway.
+
+    Examples
+    --------
+    >>> big = Estimate("demo", 10**18, {"n": 10**17}, detail="n x 10 bytes")
+    >>> check_memory(big, available=8e9)
+    Traceback (most recent call last):
+    ...
+    MemoryError: demo needs about 1000.0 PB (n x 10 bytes) but 8.0 GB is available; it \
+grows with n=100000000000000000: lower it, or pass allow_large=True (or set \
+TABLETOP_ALLOW_LARGE=1) to go ahead anyway
+    >>> check_memory(big, allow_large=True, available=8e9).nbytes
+    1000000000000000000
+    """
+    if _allowed(allow_large):
+        return estimate
+    free = available_memory() if available is None else available
+    if estimate.nbytes <= free:
+        return estimate
+    knobs = ", ".join(f"{k}={v!r}" for k, v in estimate.knobs.items())
+    how = hint or ("lower it" if len(estimate.knobs) == 1 else "lower them")
+    raise MemoryError(
+        f"{estimate.describe()} but {_size(free)} is available; it grows with {knobs}: "
+        f"{how}, or pass allow_large=True (or set {ALLOW_ENV}=1) to go ahead anyway"
+    )
+
+
+def show_progress(progress) -> bool:
+    """Whether to show a bar: ``progress`` if given (a bool), else when stderr is a
+    terminal and ``TABLETOP_PROGRESS`` is not ``0``."""
+    from tabletop.validate import check_bool
+
+    if progress is not None:
+        return check_bool("progress", progress)
+    if os.environ.get(PROGRESS_ENV, "").strip() == "0":
+        return False
+    try:
+        return sys.stderr.isatty()
+    except (AttributeError, ValueError):  # a closed or replaced stderr
+        return False
+
+
+def progress_bar(total: float | None, desc: str, progress=None, unit: str = "it"):
+    """A tqdm bar on stderr, hidden unless :func:`show_progress` says so.
+
+    Use it as a context manager and call ``update(k)`` as work is done.
+    """
+    from tqdm import tqdm
+
+    return tqdm(total=total, desc=desc, unit=unit, disable=not show_progress(progress),
+                file=sys.stderr, unit_scale=True, dynamic_ncols=True)  # fmt: skip
+
+
+def interruptible(items):
+    """Yield ``items``, holding Ctrl-C back while the caller works on one and raising
+    ``KeyboardInterrupt`` before the next.
+
+    A SIGINT that arrives while a numba kernel runs is noted by Python and acted on at
+    the next Python code that runs; when that code is numba's own (a kernel reads its
+    constants through Python on the way out), the ``KeyboardInterrupt`` surfaces as a
+    ``SystemError`` from inside the kernel. While this generator is iterated in the
+    main thread (with Python's default SIGINT handler in place), a SIGINT is only
+    recorded, and the ``KeyboardInterrupt`` is raised here, between two items, so
+    that the caller's ``try``/``finally`` and context managers unwind as usual.
+    """
+    import signal
+    import threading
+
+    if (threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler):  # fmt: skip
+        yield from items
+        return
+    hit = []
+
+    def note(signum, frame):
+        hit.append(signum)
+
+    signal.signal(signal.SIGINT, note)
+    try:
+        for item in items:
+            if hit:
+                break
+            yield item
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    if hit:
+        raise KeyboardInterrupt
+
+
+class Chunks:
+    """Chunk sizes for kernel work over ``total`` items, each chunk about ``seconds`` long.
+
+    Iterating yields ``(start, stop)`` ranges covering ``0..total`` in order; the size
+    of the next chunk follows the speed of the last one (starting at ``first``, at
+    most doubling), so that control returns to Python (Ctrl-C, the bar) several times
+    a second whatever the machine. The ranges never change what the work computes.
+    A Ctrl-C during a chunk raises ``KeyboardInterrupt`` before the next one
+    (:func:`interruptible`).
+
+    Examples
+    --------
+    >>> list(Chunks(10, first=4, seconds=1e9))
+    [(0, 4), (4, 10)]
+    """
+
+    def __init__(self, total: int, first: int = 1, seconds: float = CHUNK_SECONDS):
+        self.total = int(total)
+        self.size = max(1, int(first))
+        self.seconds = seconds
+
+    def __iter__(self):
+        return interruptible(self._ranges())
+
+    def _ranges(self):
+        start = 0
+        while start < self.total:
+            stop = min(self.total, start + self.size)
+            began = time.perf_counter()
+            yield start, stop
+            spent = time.perf_counter() - began
+            done = stop - start
+            if spent <= 0:
+                self.size = 2 * self.size
+            else:
+                self.size = max(1, min(2 * self.size, int(done * self.seconds / spent)))
+            start = stop

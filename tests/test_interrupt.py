@@ -1,0 +1,169 @@
+"""Ctrl-C during long work: each long call, run in a subprocess, ends within 2 s of a
+SIGINT with ``KeyboardInterrupt`` (the command line: one line and exit code 130),
+leaving no child process and no file behind.
+
+Each script warms its kernels on a small case (compiled code is cached on disk) and
+prints ``ready`` before the long call; the test waits for it, lets the long call run
+for :data:`RUNNING` seconds, then interrupts it.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+#: Seconds the long call runs before the interrupt.
+RUNNING = 2.0
+
+#: Seconds allowed from the interrupt to the end of the process.
+LATENCY = 2.0
+
+pytestmark = pytest.mark.faults
+
+CASES = {
+    "panache duel from 3000 points": """
+        from panache import Rules, solve_duel
+        solve_duel(Rules(n_players=2, start_points=6, n_dice=3))
+        READY()
+        solve_duel(Rules(n_players=2, start_points=3000))
+    """,
+    "samarra solve of 3 x 4": """
+        from samarra import Rules, solve
+        solve(Rules(length=3), directory=FOLDER)
+        READY()
+        solve(Rules(length=4), directory=FOLDER)
+    """,
+    "samarra horizon to a huge maximum": """
+        from samarra import Rules, solve, solve_horizon
+        table = solve(Rules(length=3), directory=FOLDER)
+        solve_horizon(table=table, max_horizon=1)
+        READY()
+        solve_horizon(table=table, max_horizon=10**5)
+    """,
+    "citadel games of long chains of rounds": """
+        from citadel import Rules, simulate_games
+        rules = Rules(radius=50, max_rounds=10**6)
+        simulate_games(rules, "random", 10, seed=1)
+        READY()
+        simulate_games(rules, "random", 10**6, seed=1)
+    """,
+    "commander price table of a huge stock": """
+        from commander import Rules
+        from commander.market import price_table
+        price_table(Rules(), 10)
+        READY()
+        price_table(Rules(), 5 * 10**7)
+    """,
+    "commander race table over 1000 turns": """
+        from commander import Rules
+        from commander.race import race_table, solve_race
+        solve_race(Rules(), gold=0, doublons=5, stock=10, income=4)
+        race_table(Rules(), doublons=5, income=4, horizon=2, total=3)
+        READY()
+        race_table(Rules(), doublons=5, income=4, horizon=1000, total=200)
+    """,
+}
+
+PRELUDE = """
+import sys
+FOLDER = sys.argv[1]
+def READY():
+    print("ready", flush=True)
+"""
+
+
+def _children(pid: int) -> list[int]:
+    """Processes whose parent is ``pid`` (read from /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+            found.append(int(entry.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def _interrupt(argv: list[str], tmp_path: Path, ready_timeout: float = 240.0):
+    """Start ``argv``, wait for ``ready`` (or RUNNING s when not None), interrupt it.
+
+    Returns the exit code, stderr, the seconds from SIGINT to exit and the children
+    seen just before the interrupt.
+    """
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "TABLETOP_PROGRESS": "0"}
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            cwd=tmp_path, env=env, start_new_session=True)  # fmt: skip
+    try:
+        if argv[1] == "-c":
+            start = time.monotonic()
+            line = proc.stdout.readline()
+            assert line.strip() == "ready", (line, proc.stderr.read()[-2000:])
+            assert time.monotonic() - start < ready_timeout
+        time.sleep(RUNNING)
+        assert proc.poll() is None, "the long call ended before the interrupt"
+        children = _children(proc.pid)
+        sent = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(timeout=10 * LATENCY)
+        finally:
+            latency = time.monotonic() - sent
+        err = proc.stderr.read()
+        return proc.returncode, err, latency, children
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        proc.stdout.close()
+        proc.stderr.close()
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_sigint_ends_a_long_call_within_2_s(name, tmp_path):
+    folder = tmp_path / "cache"
+    folder.mkdir()
+    script = PRELUDE + textwrap.dedent(CASES[name])
+    before = sorted(p.name for p in folder.iterdir())
+    code, err, latency, children = _interrupt([sys.executable, "-c", script, str(folder)],
+                                              tmp_path)  # fmt: skip
+    assert "KeyboardInterrupt" in err.strip().splitlines()[-1], err[-2000:]
+    assert code != 0
+    assert latency < LATENCY, f"{name}: {latency:.2f} s from SIGINT to exit"
+    assert not [pid for pid in children if _alive(pid)]
+    after = sorted(p.name for p in folder.iterdir())
+    warm = [n for n in after if n not in before]
+    assert all(n.endswith(".npz") for n in warm), warm  # no partial or temporary file
+    assert len(warm) <= 1, warm  # only the warm-up's table
+
+
+def test_sigint_ends_citadel_solve_with_its_defaults(tmp_path):
+    """``python -m citadel solve`` (about half an hour) says so first and stops on
+    Ctrl-C with one line and exit code 130."""
+    argv = [sys.executable, "-m", "citadel", "solve"]
+    code, err, latency, children = _interrupt(argv, tmp_path)
+    lines = err.strip().splitlines()
+    assert code == 130
+    assert lines[-1] == "error: interrupted"
+    assert any("about" in line and "min" in line for line in lines[:-1]), err
+    assert latency < LATENCY, f"citadel solve: {latency:.2f} s from SIGINT to exit"
+    assert not [pid for pid in children if _alive(pid)]
