@@ -26,8 +26,9 @@ MP_NEVER, MP_WHEN_AHEAD, MP_ALWAYS = 0, 1, 2
 # statistics columns
 # OUT_MP: the target of a Master Panache that succeeded; OUT_MP_FAILED: its announcer,
 # when it failed
-(TURNS, ATTACKS, COUNTERS, HITS, MPS, MP_WINS, OUT_ROLL, OUT_ATTACK, OUT_MP,
- OUT_MP_FAILED) = range(10)
+(TURNS, ATTACKS, COUNTERS, HITS, MPS, MP_WINS, OUT_ROLL, OUT_ATTACK, OUT_MP, OUT_MP_FAILED) = range(
+    10
+)
 N_STATS = 10
 #: A game still running after this many turns is stopped with no winner.
 MAX_TURNS = 100_000
@@ -120,9 +121,9 @@ def _counters(agent, me, attacker, target, level, points, alive, n_alive, n_play
         b = _clip(points[nxt], top)
         c = _clip(points[last], top)
         side = 0 if target == nxt else 1
-        if me == target:
-            return three_tc[a, b, c, level, side]
-        return three_ac[a, b, c, level, side]
+        chance = three_tc[a, b, c, level, side] if me == target else three_ac[a, b, c, level, side]
+        # a mixed counter draws; a pure one draws nothing (the streams stay the same)
+        return chance >= 1.0 or (chance > 0.0 and np.random.random() < chance)
     b = _clip(points[target], top)
     if me == target:
         return duel_tc[a, b, level]

@@ -52,12 +52,20 @@ Choices are tried nearest first (by how far their pieces and breakpoints lie fro
 the start values), at most ``MAX_TRIES``, and the first accepted is kept. When none
 passes, the envelopes are traced again around the first candidate that solved (its
 no-change vectors differ from the start's also in the other players' chances, which
-the exchanges' counters read), up to ``RETRACE`` traces. A class with none keeps its
-fictitious-play values and their regret. Where the best turn jumps (the exchange
-equilibrium selected switches as :math:`d_k` crosses a threshold, so another
-player's counters change at once) no mixture of the mover's plans is continuous
-across the jump: a class whose values sit there has no equilibrium in this search,
-which mixes the movers' plans and never the counters.
+the exchanges' counters read), up to ``RETRACE`` traces.
+
+Where the best turn jumps, the exchange equilibrium selected (counters whenever
+consistent, :func:`panache._three_kernels.exchange`) switches as :math:`d_k`
+crosses a threshold: the attacker's gain from countering back changes sign, so
+another pure equilibrium of the exchange takes over, and no mixture of the mover's
+plans bridges the jump. Those exchanges (at most ``MAX_FLIPS`` per class) are then
+*held*: each on the counters selected just below the jump or just above it, in every
+combination, the envelopes traced and the choices tried again with them. A held
+exchange need not be an equilibrium of its exchange everywhere on the envelope, so
+the check of a candidate also requires every held counter decision to be a best
+reply at the candidate's values (:func:`panache._three_kernels.counter_incentives`,
+to ``ACCEPT``). A class with no candidate accepted keeps its fictitious-play values
+and their regret.
 
 References
 ----------
@@ -71,7 +79,18 @@ import itertools
 
 import numpy as np
 
-from panache._three_kernels import rotate, solve_choice, stake_ceiling, state_parts, turn_plan
+from panache._duel_kernels import MAX_LEVEL
+from panache._three_kernels import (
+    counter_incentives,
+    counter_violation,
+    exchange,
+    no_forced,
+    rotate,
+    solve_choice,
+    stake_ceiling,
+    state_parts,
+    turn_plan,
+)
 
 #: Half-width of the window of ``d_k`` traced around the fictitious-play value.
 WINDOW = 0.01
@@ -118,10 +137,33 @@ class Context:
         return state_parts(x, y, z, three, self.duel, self.n, self.hit_given, self.pi,
                            stake_ceiling(x, self.stake_factor, self.stake_cap))  # fmt: skip
 
-    def plan(self, three, state, part, decline):
+    def plan(self, three, state, part, decline, forced):
         x, y, z = state
         return turn_plan(x, y, z, part, decline, three, self.duel, self.n, *self.turn_args,
-                         self.s, self.q, self.counters)  # fmt: skip
+                         self.s, self.q, self.counters, forced)  # fmt: skip
+
+    def selections(self, part, decline) -> np.ndarray:
+        """The counters (target, attacker) :func:`exchange` selects in every exchange
+        of a state, ``(3, MAX_LEVEL + 1, 2)``; NaN where it has no pure equilibrium."""
+        out = np.full((3, MAX_LEVEL + 1, 2), np.nan)
+        for target in (1, 2):
+            for k in range(1, MAX_LEVEL + 1):
+                _, dx, tc, ac = exchange(self.s, self.q, part[0][target, k], part[1][target, k],
+                                         decline, target, self.counters)  # fmt: skip
+                if dx >= 0:
+                    out[target, k] = (float(tc), float(ac))
+        return out
+
+    def counter_gap(self, part, decline, forced) -> float:
+        """The most a counter decision of a ``forced`` exchange loses to its best."""
+        worst = 0.0
+        for target, k in zip(*np.nonzero(~np.isnan(forced[:, :, 0])), strict=True):
+            sigma, tau = forced[target, k]
+            gains = counter_incentives(self.s, self.q, part[0][target, k], part[1][target, k],
+                                       decline, target, sigma, tau)  # fmt: skip
+            worst = max(worst, counter_violation(gains[0], sigma),
+                        counter_violation(gains[1], tau))  # fmt: skip
+        return worst
 
 
 def _same(p, r) -> bool:
@@ -136,8 +178,9 @@ class _Envelope:
     """The mover's best turn in one state along ``d`` (the no-change vector moved
     along ``_DIRECTION`` from its fictitious-play value)."""
 
-    def __init__(self, ctx, three, state, part, decline):
+    def __init__(self, ctx, three, state, part, decline, forced):
         self.ctx, self.three, self.state, self.part = ctx, three, state, part
+        self.forced = forced
         self.decline = decline
         self.d0 = decline[0]
         self.bad = False
@@ -147,13 +190,14 @@ class _Envelope:
         self.pieces = []  # (plan, lo, hi)
         self.breaks = []  # (d, plan below, plan above)
         self.jumps = []  # breaks where the best turn is not continuous
+        self.jump_intervals = []  # (lo, hi) about each jump, JUMP_WIDTH apart
         self._trace(lo, p_lo, hi, p_hi, 0)
         if not self.bad:
             self._collect(lo, p_lo, hi)
 
     def at(self, d):
         p = self.ctx.plan(self.three, self.state, self.part,
-                          self.decline + (d - self.d0) * _DIRECTION)  # fmt: skip
+                          self.decline + (d - self.d0) * _DIRECTION, self.forced)  # fmt: skip
         if p[1] < 0:
             self.bad = "no pure exchange"
         return p
@@ -165,6 +209,7 @@ class _Envelope:
             # the best turn jumps: the selected exchange equilibrium changed, so the
             # counters of another player switch here; no mixing of plans closes it
             self.jumps.append(0.5 * (lo + hi))
+            self.jump_intervals.append((lo, hi))
             self.breaks.append((0.5 * (lo + hi), p_lo, p_hi))
             return
         if depth > MAX_DEPTH:
@@ -181,6 +226,22 @@ class _Envelope:
             return
         self._trace(lo, p_lo, d, p, depth + 1)
         self._trace(d, p, hi, p_hi, depth + 1)
+
+    def flips(self):
+        """The exchanges whose selected counters change at a jump near the start
+        value: ``(target, level, counters below, counters above)`` per jump."""
+        out = []
+        for lo, hi in self.jump_intervals:
+            if min(abs(lo - self.d0), abs(hi - self.d0)) >= WINDOW:
+                continue
+            below = self.ctx.selections(self.part, self.decline + (lo - self.d0) * _DIRECTION)
+            above = self.ctx.selections(self.part, self.decline + (hi - self.d0) * _DIRECTION)
+            for target in (1, 2):
+                for k in range(1, MAX_LEVEL + 1):
+                    b, a = below[target, k], above[target, k]
+                    if not np.array_equal(b, a, equal_nan=True):
+                        out.append((target, k, b, a))
+        return out
 
     def _collect(self, lo, p_lo, hi):
         self.breaks.sort(key=lambda b: b[0])
@@ -216,24 +277,28 @@ def _solve_choice(choice):
     return found, v
 
 
-def _verify(ctx, three, states, parts, choice, v) -> bool:
+def _verify(ctx, three, states, parts, choice, v, forced) -> bool:
     """The two-sided check at the candidate's own values, and the plans it plays are
-    the best turn's on each side of every state's ``d_k``."""
+    the best turn's on each side of every state's ``d_k``; the counters of the
+    ``forced`` exchanges best replies too."""
     for k in range(3):
         decline = rotate(v[(k + 1) % 3])
         d = decline[0]
-        best = ctx.plan(three, states[k], parts[k], decline)
+        best = ctx.plan(three, states[k], parts[k], decline, forced[k])
         if best[1] < 0 or abs(_line(best, d) - v[k, 0]) > ACCEPT:
             return False
+        if ctx.counter_gap(parts[k], decline, forced[k]) > ACCEPT:
+            return False
         eps = 1e-9
-        below = ctx.plan(three, states[k], parts[k], decline - eps * _DIRECTION)
-        above = ctx.plan(three, states[k], parts[k], decline + eps * _DIRECTION)
-        if choice[k][0] == "pure":
-            plan = choice[k][1][0]
+        below = ctx.plan(three, states[k], parts[k], decline - eps * _DIRECTION, forced[k])
+        above = ctx.plan(three, states[k], parts[k], decline + eps * _DIRECTION, forced[k])
+        kind, item = choice[k]
+        if kind == "pure":
+            plan = item[0]
             if not (_same(below, plan) or _same(above, plan) or _same(best, plan)):
                 return False
         else:
-            _, p_below, p_above = choice[k][1]
+            _, p_below, p_above = item
             if not (_same(below, p_below) and _same(above, p_above)):
                 return False
     return True
@@ -266,40 +331,90 @@ def _candidates(options):
     return [c[1] for c in combos[:MAX_TRIES]]
 
 
-def solve_mixed_class(ctx, three, a, b, c) -> str:
-    """Replace the class's fictitious-play values in ``three`` by an exact stationary
-    equilibrium when one is found. Returns ``"mixed"`` then, or ``"pure search"`` when
-    the equilibrium found mixes nowhere (a pure one the best-response steps circled
-    without meeting), else why none was found:
-    ``"counter switch"`` when some state's best turn jumps within ``WINDOW`` of the
-    values (the exchange equilibrium :func:`panache._three_kernels.exchange` selects
-    switches there, so the other players' counters change at once and no mixture of
-    the mover's plans bridges the jump), ``"no pure exchange"`` or ``"not found"``."""
-    states = [(a, b, c), (b, c, a), (c, a, b)]
-    start = np.array([three[s] for s in states])
-    parts = [ctx.parts(three, *s) for s in states]
-    reason = "not found"
+def _search(ctx, three, states, parts, start, forced):
+    """Try the choices of piece / breakpoint around ``start`` (retraced up to
+    ``RETRACE`` times). Returns (values or None, the choice found, whether a jump lies
+    within ``WINDOW``, the flips of the first trace)."""
+    switch = False
+    flips = None
     for _ in range(RETRACE):
         envelopes = []
         for k in range(3):
-            env = _Envelope(ctx, three, states[k], parts[k], rotate(start[(k + 1) % 3]))
+            env = _Envelope(ctx, three, states[k], parts[k], rotate(start[(k + 1) % 3]),
+                            forced[k])  # fmt: skip
             if env.bad:
-                return "no pure exchange" if env.bad == "no pure exchange" else "not found"
-            if any(abs(j - env.d0) < WINDOW for j in env.jumps):
-                reason = "counter switch"
+                return None, env.bad, switch, flips or [], forced
             envelopes.append(env)
+        if flips is None:
+            flips = [(k, *f) for k, env in enumerate(envelopes) for f in env.flips()]
+        switch = switch or bool(flips)
         closest = None
         for choice in _candidates([_options(env) for env in envelopes]):
             found, v = _solve_choice(choice)
             if not found:
                 continue
-            if _verify(ctx, three, states, parts, choice, v):
-                for k in range(3):
-                    three[states[k]] = v[k]
-                return "mixed" if any(kind == "mix" for kind, _ in choice) else "pure search"
+            if _verify(ctx, three, states, parts, choice, v, forced):
+                return v, choice, switch, flips, forced
             if closest is None:
                 closest = v
         if closest is None:
             break
         start = closest  # the plans beside it read the whole no-change vectors: retrace
-    return reason
+    return None, None, switch, flips or [], forced
+
+
+#: Exchanges near a jump given another of their equilibria, at most, per class.
+MAX_FLIPS = 4
+
+
+def _forcings(flips):
+    """Each way to hold the exchanges that flip at a jump on one side's counters (the
+    selection below the jump or above it): a list of per-state ``forced`` arrays."""
+    flips = flips[:MAX_FLIPS]
+    out = []
+    for sides in itertools.product((3, 4), repeat=len(flips)):
+        forced = [no_forced() for _ in range(3)]
+        for flip, side in zip(flips, sides, strict=True):
+            k, target, level = flip[0], flip[1], flip[2]
+            chances = flip[side]
+            if np.isnan(chances[0]):
+                break  # that side has no pure equilibrium
+            forced[k][target, level] = chances
+        else:
+            out.append(forced)
+    return out
+
+
+def solve_mixed_class(ctx, three, a, b, c):
+    """Replace the class's fictitious-play values in ``three`` by an exact stationary
+    equilibrium when one is found.
+
+    Returns ``(method, forced)``: ``method`` is ``"mixed"``, or ``"pure search"`` when
+    the equilibrium found mixes nowhere (a pure one the best-response steps circled
+    without meeting), else why none was found: ``"counter switch"`` when some
+    state's best turn jumps within ``WINDOW`` of the values (the exchange
+    equilibrium :func:`panache._three_kernels.exchange` selects switches there, so
+    another player's counters change at once), ``"no pure exchange"`` or ``"not
+    found"``. Where the selection's jump is in the way, the exchanges that flip are
+    held on one side's counters (another equilibrium of their exchange, checked as
+    such at the values found); ``forced`` maps each state whose exchanges are so held
+    to its ``(3, MAX_LEVEL + 1, 2)`` counter chances (NaN: the selection), else it is
+    empty."""
+    states = [(a, b, c), (b, c, a), (c, a, b)]
+    start = np.array([three[s] for s in states])
+    parts = [ctx.parts(three, *s) for s in states]
+    free = [no_forced() for _ in range(3)]
+    v, choice, switch, flips, forced = _search(ctx, three, states, parts, start, free)
+    if v is None and isinstance(choice, str):
+        return ("no pure exchange" if choice == "no pure exchange" else "not found"), {}
+    if v is None and flips:
+        for held in _forcings(flips):
+            v, choice, _, _, forced = _search(ctx, three, states, parts, start, held)
+            if v is not None:
+                break
+    if v is None:
+        return ("counter switch" if switch else "not found"), {}
+    for k in range(3):
+        three[states[k]] = v[k]
+    held = {states[k]: forced[k] for k in range(3) if not np.isnan(forced[k][:, :, 0]).all()}
+    return ("mixed" if any(kind == "mix" for kind, _ in choice) else "pure search"), held

@@ -132,25 +132,74 @@ def exchange(s, q, ht, ha, decline, target, counters):
 
 
 @jit
+def exchange_with(s, q, ht, ha, decline, sigma, tau):
+    """Chances (mover, next, last) from an attack whose target counters with chance
+    ``sigma`` after each miss and whose attacker counters back with chance ``tau``:
+    ``x0 + dx * A``. From ``X = s Ht + q (sigma Y + (1 - sigma) A)`` and
+    ``Y = s Ha + q (tau X + (1 - tau) A)``; with ``sigma, tau`` in {0, 1} these are the
+    closed forms of :func:`exchange`."""
+    den = 1.0 - q * q * sigma * tau
+    x0 = (s * ht + q * sigma * s * ha) / den
+    dx = (q * (1.0 - sigma) + q * q * sigma * (1.0 - tau)) / den
+    return x0, dx
+
+
+@jit
+def counter_incentives(s, q, ht, ha, decline, target, sigma, tau):
+    """What each side of an exchange played with ``(sigma, tau)`` gains by its counter:
+    the target's chance after countering minus after not (``Y_t - A_t``) and the
+    attacker's after countering back minus after not (``X_0 - A_0``)."""
+    x0, dx = exchange_with(s, q, ht, ha, decline, sigma, tau)
+    x = x0 + dx * decline
+    y = s * ha + q * (tau * x + (1.0 - tau) * decline)
+    return y[target] - decline[target], x[0] - decline[0]
+
+
+@jit
+def counter_violation(gain, chance):
+    """How much a counter decision played with ``chance`` loses to its best: the gain
+    of countering ``gain`` forgone (chance < 1) or its loss taken (chance > 0)."""
+    out = 0.0
+    if chance < 1.0:
+        out = max(out, (1.0 - chance) * max(gain, 0.0))
+    if chance > 0.0:
+        out = max(out, chance * max(-gain, 0.0))
+    return out
+
+
+@jit
+def no_forced():
+    """A state's exchanges all playing :func:`exchange`'s selection: the ``forced``
+    argument of the turn kernels, ``(3, MAX_LEVEL + 1, 2)`` NaN."""
+    return np.full((3, MAX_LEVEL + 1, 2), np.nan)
+
+
+@jit
 def announces(best_mp, best_stake, decline):
     """Whether the mover announces its best Master Panache after a total of 0."""
     return best_stake > 0 and best_mp[0] > decline[0] + TIE_TOLERANCE
 
 
 @jit
-def best_attack(s, q, hit_target, hit_attacker, decline, counters, k):
+def best_attack(s, q, hit_target, hit_attacker, decline, counters, k, forced):
     """The mover's best use of an attack of level ``k``: ``(target, x0, dx)`` with
     target 0 to decline (chances ``0 + 1 * A``), 1 / 2 to attack the next / last
     player (chances ``x0 + dx * A``, see :func:`exchange`), -1 when an exchange has no
-    equilibrium in pure counter decisions. Ties (to 1e-12, like every other choice of
-    the solve): decline, then the next player."""
+    equilibrium in pure counter decisions. ``forced[target, k]`` holds the counter
+    chances ``(sigma, tau)`` of an exchange that plays another of its equilibria
+    than :func:`exchange` selects (:func:`exchange_with`); NaN: the selection. Ties
+    (to 1e-12, like every other choice of the solve): decline, then the next player."""
     best = decline[0]
     choice = 0
     best_x0 = np.zeros(3)
     best_dx = 1.0
     for target in (1, 2):
-        x0, dx, _, _ = exchange(s, q, hit_target[target, k], hit_attacker[target, k],
-                                decline, target, counters)  # fmt: skip
+        if counters and not np.isnan(forced[target, k, 0]):
+            x0, dx = exchange_with(s, q, hit_target[target, k], hit_attacker[target, k],
+                                   decline, forced[target, k, 0], forced[target, k, 1])  # fmt: skip
+        else:
+            x0, dx, _, _ = exchange(s, q, hit_target[target, k], hit_attacker[target, k],
+                                    decline, target, counters)  # fmt: skip
         if dx < 0:
             return -1, best_x0, best_dx
         v = x0[0] + dx * decline[0]
@@ -163,7 +212,8 @@ def best_attack(s, q, hit_target, hit_attacker, decline, counters, k):
 
 
 @jit
-def state_utility(decline, totals, final_index, parts, s, q, counters, cu, du, decisions):
+def state_utility(decline, totals, final_index, parts, s, q, counters, forced, cu, du,
+                  decisions):  # fmt: skip
     """Fill the turn utility: chances ``cu[g] + du[g] * A`` after each total.
 
     ``decisions[i]`` records, for total ``totals[i]``: 0 decline, 1/2 the target
@@ -187,7 +237,7 @@ def state_utility(decline, totals, final_index, parts, s, q, counters, cu, du, d
                 du[g] = 1.0
             continue
         target, x0, dx = best_attack(s, q, hit_target, hit_attacker, decline, counters,
-                                     min(t, MAX_LEVEL))  # fmt: skip
+                                     min(t, MAX_LEVEL), forced)  # fmt: skip
         decisions[i] = target
         if target < 0:
             return
@@ -250,7 +300,7 @@ def cycle_values(alpha, beta):
 
 @jit
 def turn_outcomes(x, y, z, part, decline, three, duel, totals, final_index, s, q, counters,
-                  cu, du, decisions):  # fmt: skip
+                  forced, cu, du, decisions):  # fmt: skip
     """Fill the chances ``cu[g] + du[g] * A`` after each total of the mover's turn in
     state (x, y, z): a loss of points read from the table, else the mover's best
     attack, Master Panache or decline (:func:`state_utility`)."""
@@ -258,21 +308,22 @@ def turn_outcomes(x, y, z, part, decline, three, duel, totals, final_index, s, q
         if totals[i] < 0:
             cu[final_index[i]] = value_after(x + totals[i], y, z, three, duel)
             du[final_index[i]] = 0.0
-    state_utility(decline, totals, final_index, part, s, q, counters, cu, du, decisions)
+    state_utility(decline, totals, final_index, part, s, q, counters, forced, cu, du, decisions)
 
 
 @jit
 def best_turn(x, y, z, part, decline, three, duel, n, sums, state_start, state_sum,
               size_offset, probability, opt_start, opt_size, opt_value, totals, final_index,
-              s, q, counters, cu, du, decisions, value, slope):  # fmt: skip
-    """The mover's best turn in state (x, y, z) when no change leads to ``decline``.
+              s, q, counters, forced, cu, du, decisions, value, slope):  # fmt: skip
+    """The mover's best turn in state (x, y, z) when no change leads to ``decline``
+    (the exchanges as :func:`best_attack` with ``forced``).
 
     Returns the turn's chances as ``alpha + beta * decline`` (``alpha`` a 3-vector,
     ``beta`` the chance that nothing changes) and whether some exchange had no
     equilibrium in pure counter decisions.
     """
     turn_outcomes(x, y, z, part, decline, three, duel, totals, final_index, s, q, counters,
-                  cu, du, decisions)  # fmt: skip
+                  forced, cu, du, decisions)  # fmt: skip
     alpha, beta = vector_turn(
         n, sums, state_start, state_sum, size_offset, probability, opt_start,
         opt_size, opt_value, cu, du, decline[0], value, slope,
@@ -334,6 +385,7 @@ def solve_class(
     inner loops.
     """
     value, slope, cu, du, decisions = turn_work(n, sums.shape[0], totals.shape[0])
+    free = no_forced()  # policy iteration and fictitious play: the selected exchanges
     states = np.empty((3, 3), dtype=np.int64)
     states[0] = (a, b, c)
     states[1] = (b, c, a)
@@ -341,8 +393,11 @@ def solve_class(
     parts = []
     for k in range(3):
         x, y, z = states[k]
-        parts.append(state_parts(x, y, z, three, duel, n, hit_given, pi,
-                                 stake_ceiling(x, stake_factor, stake_cap)))
+        parts.append(
+            state_parts(
+                x, y, z, three, duel, n, hit_given, pi, stake_ceiling(x, stake_factor, stake_cap)
+            )
+        )
     history = np.empty((MAX_STEPS + 1, 3, 3))
     history[0] = 1.0 / 3.0
     plan_alpha = np.empty((MAX_STEPS + 1, 3, 3))
@@ -358,8 +413,8 @@ def solve_class(
             plan_alpha[step, k], plan_beta[step, k], missing = best_turn(
                 x, y, z, parts[k], rotate(v[(k + 1) % 3]), three, duel, n, sums,
                 state_start, state_sum, size_offset, probability, opt_start, opt_size,
-                opt_value, totals, final_index, s, q, counters, cu, du, decisions, value,
-                slope,
+                opt_value, totals, final_index, s, q, counters, free, cu, du, decisions,
+                value, slope,
             )  # fmt: skip
             no_equilibrium += missing
         step += 1
@@ -416,7 +471,7 @@ def solve_class(
             br_alpha, br_beta, missing = best_turn(
                 x, y, z, parts[k], decline, three, duel, n, sums, state_start, state_sum,
                 size_offset, probability, opt_start, opt_size, opt_value, totals,
-                final_index, s, q, counters, cu, du, decisions, value, slope,
+                final_index, s, q, counters, free, cu, du, decisions, value, slope,
             )  # fmt: skip
             no_equilibrium += missing
             # two-sided: a value above every reply is as wrong as one below the best
@@ -477,35 +532,65 @@ def solve_level(
 @jit
 def state_gap(x, y, z, three, duel, stake_factor, stake_cap, n, sums, state_start, state_sum,
               size_offset, probability, opt_start, opt_size, opt_value, totals, final_index,
-              hit_given, s, q, pi, counters):  # fmt: skip
-    """Stored mover chance minus the mover's best one-turn reply in state (x, y, z).
+              hit_given, s, q, pi, counters, forced):  # fmt: skip
+    """Stored mover chance minus the mover's best one-turn reply in state (x, y, z),
+    and the most a counter decision of an exchange in ``forced`` loses to its best.
 
     The reply is computed afresh against the finished table (the no-change chances
-    are the next state's stored ones): every keep, target, counter and stake. An
-    equilibrium value has a gap of 0 (to rounding); a positive gap is a value no play
-    reaches, a negative one a profitable deviation.
+    are the next state's stored ones): every keep, target and stake, the exchanges
+    played as :func:`best_attack` with ``forced``. An equilibrium value has a gap of 0
+    (to rounding); a positive gap is a value no play reaches, a negative one a
+    profitable deviation. The exchanges :func:`exchange` selects are equilibria of
+    their exchange by construction; those in ``forced`` are checked here.
     """
     value, slope, cu, du, decisions = turn_work(n, sums.shape[0], totals.shape[0])
-    part = state_parts(x, y, z, three, duel, n, hit_given, pi,
-                       stake_ceiling(x, stake_factor, stake_cap))
+    part = state_parts(
+        x, y, z, three, duel, n, hit_given, pi, stake_ceiling(x, stake_factor, stake_cap)
+    )
     decline = rotate(three[y, z, x])
     alpha, beta, _ = best_turn(
         x, y, z, part, decline, three, duel, n, sums, state_start, state_sum, size_offset,
         probability, opt_start, opt_size, opt_value, totals, final_index, s, q, counters,
-        cu, du, decisions, value, slope,
+        forced, cu, du, decisions, value, slope,
     )  # fmt: skip
-    return three[x, y, z, 0] - (alpha[0] + beta * decline[0])
+    counter_gap = 0.0
+    hit_target, hit_attacker = part[0], part[1]
+    for target in (1, 2):
+        for k in range(1, MAX_LEVEL + 1):
+            sigma, tau = forced[target, k, 0], forced[target, k, 1]
+            if np.isnan(sigma):
+                continue
+            gain_target, gain_attacker = counter_incentives(
+                s, q, hit_target[target, k], hit_attacker[target, k], decline, target,
+                sigma, tau,
+            )  # fmt: skip
+            counter_gap = max(counter_gap, counter_violation(gain_target, sigma),
+                              counter_violation(gain_attacker, tau))  # fmt: skip
+    return three[x, y, z, 0] - (alpha[0] + beta * decline[0]), counter_gap
+
+
+@jit
+def forced_of(forced_index, forced_values, x, y, z):
+    """The ``forced`` exchanges of state (x, y, z) (:func:`best_attack`): its row of
+    ``forced_values`` when ``forced_index[x, y, z] >= 0``, else :func:`no_forced`."""
+    i = forced_index[x, y, z]
+    if i < 0:
+        return no_forced()
+    return forced_values[i]
 
 
 @parallel_jit
 def class_gaps(
     cycles, three, stake_factor, stake_cap, n, sums, state_start, state_sum, size_offset,
     probability, opt_start, opt_size, opt_value, totals, final_index, hit_given, s, q, pi,
-    counters, duel,
+    counters, duel, forced_index, forced_values,
 ):  # fmt: skip
-    """Per rotation class: the largest ``|gap|`` of its three states
-    (:func:`state_gap`), the two-sided distance of the stored values from an
-    equilibrium, measured on the finished table independently of how it was solved."""
+    """Per rotation class: the largest ``|gap|`` of its three states and the largest
+    loss of a counter decision in an exchange that plays another equilibrium than the
+    selected one (:func:`state_gap`): the two-sided distance of the stored values from
+    an equilibrium, measured on the finished table independently of how it was solved.
+    ``forced_index`` (top + 1, top + 1, top + 1) gives each state's row of
+    ``forced_values`` (m, 3, MAX_LEVEL + 1, 2), -1 for none."""
     out = np.zeros(cycles.shape[0])
     for i in prange(cycles.shape[0]):
         a, b, c = cycles[i, 0], cycles[i, 1], cycles[i, 2]
@@ -517,11 +602,13 @@ def class_gaps(
                 x, y, z = b, c, a
             else:
                 x, y, z = c, a, b
-            gap = state_gap(x, y, z, three, duel, stake_factor, stake_cap, n, sums,
-                            state_start, state_sum, size_offset, probability, opt_start,
-                            opt_size, opt_value, totals, final_index, hit_given, s, q, pi,
-                            counters)  # fmt: skip
-            worst = max(worst, abs(gap))
+            gap, counter_gap = state_gap(
+                x, y, z, three, duel, stake_factor, stake_cap, n, sums, state_start,
+                state_sum, size_offset, probability, opt_start, opt_size, opt_value, totals,
+                final_index, hit_given, s, q, pi, counters,
+                forced_of(forced_index, forced_values, x, y, z),
+            )  # fmt: skip
+            worst = max(worst, abs(gap), counter_gap)
         out[i] = worst
     return out
 
@@ -529,16 +616,17 @@ def class_gaps(
 @jit
 def turn_plan(x, y, z, part, decline, three, duel, n, sums, state_start, state_sum,
               size_offset, probability, opt_start, opt_size, opt_value, totals, final_index,
-              s, q, counters):  # fmt: skip
+              s, q, counters, forced):  # fmt: skip
     """The mover's best turn in state (x, y, z) against ``decline`` as a plan: its
     chances ``alpha + beta * D`` for any no-change vector ``D`` under the same
-    decisions (keeps, targets, the exchanges' counters); ``beta`` < 0 when an exchange
-    has no equilibrium in pure counter decisions."""
+    decisions (keeps, targets, the exchanges' counters, ``forced`` as in
+    :func:`best_attack`); ``beta`` < 0 when an exchange has no equilibrium in pure
+    counter decisions."""
     value, slope, cu, du, decisions = turn_work(n, sums.shape[0], totals.shape[0])
     alpha, beta, missing = best_turn(
         x, y, z, part, decline, three, duel, n, sums, state_start, state_sum, size_offset,
         probability, opt_start, opt_size, opt_value, totals, final_index, s, q, counters,
-        cu, du, decisions, value, slope,
+        forced, cu, du, decisions, value, slope,
     )  # fmt: skip
     if missing:
         return alpha, -1.0
@@ -592,7 +680,7 @@ def solve_choice(alpha_below, beta_below, alpha_above, beta_above, mixed, at, lo
             r_up, _ = _choice_residual(alpha_below, beta_below, alpha_above, beta_above, up,
                                        mixed, at)  # fmt: skip
             jac[:, j] = r_up - r
-        if abs(np.linalg.det(jac)) < 1e-300:
+        if not np.all(np.isfinite(jac)) or abs(np.linalg.det(jac)) < 1e-300:
             return False, theta, v
         step = np.linalg.solve(jac, -r)
         for j in range(m):

@@ -151,7 +151,7 @@ def duel_tables(rules: Rules) -> dict:
 def three_tables(rules: Rules) -> dict:
     """The solved three-player game as the arrays the game kernel reads (cached per
     rules): per state (mover's, next's, last's points) the turn policy, the target
-    attacked per level (0: none), the exchange's counters per level and target, the
+    attacked per level (0: none), the chance of each counter per level and target, the
     Master Panache target and stake; the round-1 policies of the three seats.
     Each call returns a new dict of the shared, read-only arrays.
 
@@ -170,8 +170,9 @@ def three_tables(rules: Rules) -> dict:
     bank = _PolicyBank(rules)
     policy = np.zeros(shape, dtype=np.int64)
     attack = np.zeros((*shape, 7), dtype=np.int64)
-    target_counters = np.zeros((*shape, 7, 2), dtype=np.bool_)
-    attacker_counters = np.zeros((*shape, 7, 2), dtype=np.bool_)
+    # the chance of countering: 0 or 1, or between where an exchange mixes (ThreeSolution.held)
+    target_counters = np.zeros((*shape, 7, 2))
+    attacker_counters = np.zeros((*shape, 7, 2))
     mp_target = np.zeros(shape, dtype=np.int64)
     stake = np.zeros(shape, dtype=np.int64)
     for a in range(1, top + 1):
@@ -242,8 +243,8 @@ def _kernel_inputs(rules: Rules, agents) -> dict:
         three = {
             "three_policy": np.zeros(shape, dtype=np.int64),
             "three_attack": np.zeros((*shape, 7), dtype=np.int64),
-            "three_tc": np.zeros((*shape, 7, 2), dtype=np.bool_),
-            "three_ac": np.zeros((*shape, 7, 2), dtype=np.bool_),
+            "three_tc": np.zeros((*shape, 7, 2)),
+            "three_ac": np.zeros((*shape, 7, 2)),
             "three_mp_target": np.zeros(shape, dtype=np.int64),
             "three_stake": np.zeros(shape, dtype=np.int64),
             "three_r1_first": 0,

@@ -35,21 +35,26 @@ The regret recorded per class is measured afterwards on the finished table,
 independently of the solve (:func:`panache._three_kernels.class_gaps`): for each of
 its states, the stored mover chance minus the mover's best one-turn reply computed
 afresh, taken on **both sides** (a stored value above every reply is no
-equilibrium value either); at most ``REGRET_TOLERANCE`` (1e-9) in an exact
-equilibrium, else the epsilon of an approximate one. The counter decisions of an
-exchange are not mixed: each exchange plays the first pure equilibrium in the order
-of :func:`panache._three_kernels.exchange` (counters whenever consistent), both in
-the solve and in the check. Where that selected equilibrium switches (the target
-stops countering as the mover's no-change chance crosses a threshold) the mover's
-best turn jumps, and no mixture of the mover's plans bridges the jump: a class
-whose equilibrium would sit there needs mixed counters, which neither the search
-nor the check has. A class the search leaves unsolved keeps its fictitious-play
-values and epsilon (``method`` in :attr:`ThreeSolution.classes` says "counter
-switch" when such a jump lies near its values, "not found" otherwise). At default
-rules 16,956 of the 21,360 classes (79.4%) are exact: 15,939 pure by policy
-iteration, 836 pure found by the search and 181 mixed; of the 4,404 left, 3,489
-have a counter switch within 0.01 of their values (median distance 3.8e-3) and 915
-had no candidate pass (largest two-sided gap 1.7e-3).
+equilibrium value either), and the most any counter decision of a held exchange
+(below) loses to its best; at most ``REGRET_TOLERANCE`` (1e-9) in an exact
+equilibrium, else the epsilon of an approximate one.
+
+An exchange can have several equilibria in its counter decisions. Each plays the
+first pure one in the order of :func:`panache._three_kernels.exchange` (counters
+whenever consistent), both in the solve and in the check, except where a class has
+no stationary equilibrium under that selection: as the mover's no-change chance
+crosses a threshold the selected equilibrium switches (one side's counter becomes
+worth more or less than not countering), the mover's best turn jumps, and no mixture
+of the mover's plans bridges the jump. There the search holds the exchanges that
+switch near the class's values at one side's counters (another pure equilibrium of
+the exchange) or mixes one side's counter at its indifference threshold, and keeps
+a candidate only when, at its own values, those counters are best replies too
+(:func:`panache._three_exact.solve_mixed_class`). The exchanges so held are listed by
+:attr:`ThreeSolution.held` and counted per class in ``classes["held_exchanges"]``;
+the decisions, the three-player agent and the game simulator play them. A class
+the search leaves unsolved keeps its fictitious-play values and epsilon
+(``method`` in :attr:`ThreeSolution.classes` says "counter switch" when such a
+switch lies near its values, "not found" otherwise).
 
 Round 1 is solved by backward induction over the three first turns, each player
 seeing the earlier results (docs/rules.md, Master Panache).
@@ -73,6 +78,7 @@ from panache._three_kernels import (
     best_attack,
     class_gaps,
     exchange,
+    forced_of,
     rotate,
     solve_level,
     state_parts,
@@ -176,6 +182,28 @@ class ThreeSolution:
         of the solution as an epsilon-equilibrium; at most 1e-9 when ``exact``)."""
         return float(self.classes["regret"].max())
 
+    @property
+    def held(self) -> pd.DataFrame:
+        """The exchanges played at another of their equilibria than the selected one
+        (counters whenever consistent, :func:`panache._three_kernels.exchange`): in
+        classes with no stationary equilibrium under that selection. Indexed by
+        (``my_points``, ``next_points``, ``last_points``, ``target`` 1 next / 2 last,
+        ``level``); columns ``target_counters`` and ``attacker_counters``, the chance
+        that the target counters after each miss and that the attacker counters back
+        (1 or 0 where pure)."""
+        import pandas as pd
+
+        index, values = self._params["forced_index"], self._params["forced_values"]
+        rows = []
+        for a, b, c in zip(*np.nonzero(index >= 0), strict=True):
+            forced = values[index[a, b, c]]
+            for target, level in zip(*np.nonzero(~np.isnan(forced[:, :, 0])), strict=True):
+                rows.append((int(a), int(b), int(c), int(target), int(level),
+                             *map(float, forced[target, level])))  # fmt: skip
+        names = ["my_points", "next_points", "last_points", "target", "level"]
+        frame = pd.DataFrame(rows, columns=[*names, "target_counters", "attacker_counters"])
+        return frame.set_index(names).sort_index()
+
     def _check_state(self, my_points, next_points, last_points) -> tuple[int, int, int]:
         top = self._table.shape[0] - 1
         return (check_int("my_points", my_points, 1, top),
@@ -199,9 +227,15 @@ class ThreeSolution:
         du = np.zeros(t.sums.size)
         decisions = np.zeros(t.totals.size, dtype=np.int64)
         turn_outcomes(a, b, c, parts, decline, self._table, p["duel"], t.totals, p["final"],
-                      p["s"], p["q"], p["counters"], cu, du, decisions)  # fmt: skip
+                      p["s"], p["q"], p["counters"], self._forced(a, b, c), cu, du,
+                      decisions)  # fmt: skip
         after = cu[p["final"]] + du[p["final"], None] * decline[None, :]
         return after, parts, decline
+
+    def _forced(self, a: int, b: int, c: int) -> np.ndarray:
+        """The exchanges of state (a, b, c) that play another equilibrium than the
+        selected one (:func:`panache._three_kernels.best_attack`)."""
+        return forced_of(self._params["forced_index"], self._params["forced_values"], a, b, c)
 
     def turn_utility(self, my_points: int, next_points: int, last_points: int) -> pd.DataFrame:
         """The three chances (mover, next, last) after each total of the mover's turn,
@@ -231,7 +265,8 @@ class ThreeSolution:
         (1 next, 2 last; 0: no Master Panache after a total of 0), ``mp_stake``, and
         per attack level k = 1..6 the lists ``attack`` (0 decline, 1 the next player,
         2 the last), and per target (index 0 next, 1 last) ``target_counters`` and
-        ``attacker_counters``, the exchange's counter decisions.
+        ``attacker_counters``, the exchange's counter decisions: a bool, or the chance
+        of countering where the exchange plays a mixed equilibrium.
 
         Examples
         --------
@@ -256,14 +291,21 @@ class ThreeSolution:
             "target_counters": [],
             "attacker_counters": [],
         }
+        forced = self._forced(a, b, c)
         for k in range(1, MAX_LEVEL + 1):
             choice, _, _ = best_attack(p["s"], p["q"], hit_target, hit_attacker, decline,
-                                       p["counters"], k)  # fmt: skip
-            counters = [exchange(p["s"], p["q"], hit_target[target, k], hit_attacker[target, k],
-                                 decline, target, p["counters"])[2:] for target in (1, 2)]
+                                       p["counters"], k, forced)  # fmt: skip
+            counters = []
+            for target in (1, 2):
+                if p["counters"] and not np.isnan(forced[target, k, 0]):
+                    counters.append((forced[target, k, 0], forced[target, k, 1]))
+                else:
+                    counters.append(exchange(p["s"], p["q"], hit_target[target, k],
+                                             hit_attacker[target, k], decline, target,
+                                             p["counters"])[2:])  # fmt: skip
             out["attack"].append(int(choice))
-            out["target_counters"].append([bool(tc) for tc, _ in counters])
-            out["attacker_counters"].append([bool(ac) for _, ac in counters])
+            out["target_counters"].append([_counter(tc) for tc, _ in counters])
+            out["attacker_counters"].append([_counter(ac) for _, ac in counters])
         return self._utility_frame(after), out
 
     def round1_utility(self, seat: int, points_before=()) -> pd.Series:
@@ -282,6 +324,12 @@ class ThreeSolution:
             )
         totals = pd.Index(self._params["tables"].totals, name="total")
         return pd.Series(utilities[points_before], index=totals, name="win")
+
+
+def _counter(chance) -> bool | float:
+    """A counter decision: a bool when pure, else its chance of countering."""
+    chance = float(chance)
+    return bool(chance) if chance in (0.0, 1.0) else chance
 
 
 def _turn_vector(tables, n, utility: np.ndarray, decider: int) -> np.ndarray:
@@ -365,6 +413,9 @@ def solve_three(rules: Rules, play_rounds: int = PLAY_ROUNDS) -> ThreeSolution:
     own_regrets = np.zeros(len(cycles))
     missing = np.zeros(len(cycles), dtype=np.int64)
     method = np.full(len(cycles), "pure", dtype=object)
+    held_exchanges = np.zeros(len(cycles), dtype=np.int64)
+    forced_index = np.full((top + 1, top + 1, top + 1), -1, dtype=np.int64)
+    forced_rows: list[np.ndarray] = []
     ctx = Context(duel._win, rules.mp_stake_factor, rules.mp_stake_cap or 0, n, t, final,
                   hit_given, s, q, shared["pi"], rules.counter_attacks)  # fmt: skip
     pool = ThreadPoolExecutor(max_workers=numba.get_num_threads())
@@ -379,15 +430,22 @@ def solve_three(rules: Rules, play_rounds: int = PLAY_ROUNDS) -> ThreeSolution:
         todo = [ci for ci in range(lo, hi) if periods[ci] != 1 and missing[ci] == 0]
         # the kernels release the GIL; classes of one total are independent
         found = pool.map(lambda ci: solve_mixed_class(ctx, table, *cycles[ci]), todo)
-        method[todo] = list(found)
+        for ci, (how, held) in zip(todo, found, strict=True):
+            method[ci] = how
+            held_exchanges[ci] = sum(int((~np.isnan(f[:, :, 0])).sum()) for f in held.values())
+            for state, f in held.items():
+                forced_index[state] = len(forced_rows)
+                forced_rows.append(f)
     pool.shutdown()
+    forced_values = (np.array(forced_rows) if forced_rows
+                     else np.empty((0, 3, MAX_LEVEL + 1, 2)))  # fmt: skip
     no_equilibrium = int(missing.sum())
     # the regret recorded is measured on the finished table, not the solver's own
     regrets = class_gaps(
         cycles, table, rules.mp_stake_factor, rules.mp_stake_cap or 0, n, t.sums,
         t.state_start, t.state_sum, t.space.size_offset, t.space.probability, t.opt_start,
         t.opt_size, t.opt_value, t.totals, final, hit_given, s, q, shared["pi"],
-        rules.counter_attacks, duel._win,
+        rules.counter_attacks, duel._win, forced_index, forced_values,
     )  # fmt: skip
     if no_equilibrium:
         raise ValueError(
@@ -395,7 +453,13 @@ def solve_three(rules: Rules, play_rounds: int = PLAY_ROUNDS) -> ThreeSolution:
             f"for these rules; the three-player solve does not cover them"
         )
     classes = pd.DataFrame(
-        {"period": periods, "spread": spreads, "regret": regrets, "method": method},
+        {
+            "period": periods,
+            "spread": spreads,
+            "regret": regrets,
+            "method": method,
+            "held_exchanges": held_exchanges,
+        },
         index=pd.MultiIndex.from_arrays(cycles.T, names=["a", "b", "c"]),
     )
     index = pd.MultiIndex.from_product(
@@ -405,8 +469,10 @@ def solve_three(rules: Rules, play_rounds: int = PLAY_ROUNDS) -> ThreeSolution:
                        columns=["mover", "next", "last"])  # fmt: skip
     round1: tuple[dict, dict, dict] = ({}, {}, {})
     start = _round_one(rules, t, table, duel, round1)
-    table.setflags(write=False)
-    params = {**shared, "final": final, "duel": duel._win, "round1": round1}
+    for array in (table, forced_index, forced_values):
+        array.setflags(write=False)
+    params = {**shared, "final": final, "duel": duel._win, "round1": round1,
+              "forced_index": forced_index, "forced_values": forced_values}  # fmt: skip
     return ThreeSolution(rules, win, start, classes, table, params)
 
 

@@ -169,13 +169,20 @@ def optimal_vector(face_values, n, utility):
     return value(0, n)
 
 
-def three(face_values, n, start, counters=True, stake_factor=2, iterations=200, reply_to=None):
+def three(face_values, n, start, counters=True, stake_factor=2, iterations=200, reply_to=None,
+          held=None, counter_gaps=None):  # fmt: skip
     """Three players by plain value iteration on canonical states (mover, next, last),
     states of one total ``a + b + c`` iterated together once the smaller ones are done.
 
     With ``reply_to`` (a table: state -> chances of mover, next, last), no iteration:
     returns, for every state, the chances after the mover's best turn when every
-    other turn is valued by that table (what a one-turn deviation can reach)."""
+    other turn is valued by that table (what a one-turn deviation can reach).
+    ``held`` maps a state to ``{(target, level): (sigma, tau)}``: those exchanges
+    are played with the target countering with chance ``sigma`` and the attacker
+    countering back with chance ``tau`` instead of the first pure equilibrium; the
+    most a counter decision of theirs loses to its best (the gain of countering
+    forgone, or its loss taken, each weighted by its chance) is written to
+    ``counter_gaps[state]``."""
     top = start + max(0, n * max(face_values))
     hits = attack_hits(n, 1)
     q = hits.get(0, 0.0)
@@ -239,11 +246,18 @@ def three(face_values, n, start, counters=True, stake_factor=2, iterations=200, 
             # the first equilibrium pair (target counters, attacker counters back)
             # in the order yes/yes, yes/no, no/yes, no/no; values by iteration
             pairs = [(True, True), (True, False), (False, True), (False, False)]
-            for tc, ac in pairs if counters else [(False, False)]:
+            chances = (held or {}).get((a, b, c), {}).get((target, k))
+            for tc, ac in [chances] if chances else pairs if counters else [(False, False)]:
                 x = y = decline
                 for _ in range(400):
-                    x = add(scale(ht, s), y if tc else decline, q)
-                    y = add(scale(ha, s), x if ac else decline, q)
+                    x = add(scale(ht, s), add(scale(y, float(tc)), scale(decline, 1 - tc)), q)
+                    y = add(scale(ha, s), add(scale(x, float(ac)), scale(decline, 1 - ac)), q)
+                if chances:
+                    gain_t, gain_a = y[target] - decline[target], x[0] - decline[0]
+                    loss = max((1 - tc) * max(gain_t, 0), tc * max(-gain_t, 0),
+                               (1 - ac) * max(gain_a, 0), ac * max(-gain_a, 0))  # fmt: skip
+                    counter_gaps[(a, b, c)] = max(counter_gaps.get((a, b, c), 0.0), loss)
+                    break
                 if not counters or (
                     tc == (y[target] > decline[target] + TOL) and ac == (x[0] > decline[0] + TOL)
                 ):

@@ -61,6 +61,29 @@ def test_classes_are_flagged():
         solve_three(Rules(start_points=10), play_rounds=0)
 
 
+def _held(sol) -> dict:
+    """The solution's held exchanges as :func:`brute.three` reads them."""
+    held: dict = {}
+    for (a, b, c, target, level), row in sol.held.iterrows():
+        held.setdefault((a, b, c), {})[(target, level)] = (
+            row["target_counters"], row["attacker_counters"],
+        )  # fmt: skip
+    return held
+
+
+def _independent_gaps(sol, rules, table, keys=None):
+    """Per state, by plain enumeration: the mover's best one-turn reply to ``table``
+    (the held exchanges played as held) and the most a held exchange's counter
+    decision loses to its best."""
+    counter_gaps: dict = {}
+    replies = brute.three(
+        rules.face_values, rules.n_dice, rules.start_points, rules.counter_attacks,
+        rules.mp_stake_factor, reply_to=table if keys is None else _Only(table, keys),
+        held=_held(sol), counter_gaps=counter_gaps,
+    )  # fmt: skip
+    return replies, counter_gaps
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(
     "rules",
@@ -75,19 +98,15 @@ def test_regret_bounds_every_one_turn_deviation(rules):
     assert (sol.classes["period"] != 1).any()  # the case this test is about
     top = max_points(rules)
     table = {
-        key: tuple(sol.chances(*key))
-        for key in itertools.product(range(1, top + 1), repeat=3)
+        key: tuple(sol.chances(*key)) for key in itertools.product(range(1, top + 1), repeat=3)
     }
-    replies = brute.three(
-        rules.face_values, rules.n_dice, rules.start_points, rules.counter_attacks,
-        rules.mp_stake_factor, reply_to=table,
-    )  # fmt: skip
+    replies, counter_gaps = _independent_gaps(sol, rules, table)
     regret = sol.classes["regret"]
     worst = 0.0
     for key, reply in replies.items():
         cls = min(key, key[1:] + key[:1], key[2:] + key[:2])
         # two-sided: a stored chance above every reply is no equilibrium value either
-        gap = abs(reply[0] - table[key][0])
+        gap = max(abs(reply[0] - table[key][0]), counter_gaps.get(key, 0.0))
         assert gap <= regret.loc[cls] + 1e-12, (key, gap, regret.loc[cls])
         worst = max(worst, gap)
     # and the bound is tight: the largest reported regret is reached by some state
@@ -98,27 +117,27 @@ def test_regret_bounds_every_one_turn_deviation(rules):
 def test_classes_called_exact_pass_an_independent_two_sided_check():
     """The README's example rules: a class counts as exact exactly when the plain
     enumeration of one-turn replies finds every state's stored mover chance equal to
-    its best reply (within 1e-9 on both sides). Before the check was two-sided, the
-    mixed classes were called exact while storing up to 2.1e-3 above every reply."""
+    its best reply (within 1e-9 on both sides) and every held exchange's counters
+    best replies too. Before the check was two-sided, the mixed classes were called
+    exact while storing up to 2.1e-3 above every reply; with exchanges held at
+    another equilibrium, every class of these rules is exact."""
     rules = Rules(n_dice=2, start_points=4)
     sol = solve_three(rules)
     top = max_points(rules)
     table = {
-        key: tuple(sol.chances(*key))
-        for key in itertools.product(range(1, top + 1), repeat=3)
+        key: tuple(sol.chances(*key)) for key in itertools.product(range(1, top + 1), repeat=3)
     }
-    replies = brute.three(
-        rules.face_values, rules.n_dice, rules.start_points, rules.counter_attacks,
-        rules.mp_stake_factor, reply_to=table,
-    )  # fmt: skip
+    replies, counter_gaps = _independent_gaps(sol, rules, table)
     worst: dict[tuple, float] = {}
     for key, reply in replies.items():
         cls = min(key, key[1:] + key[:1], key[2:] + key[:2])
-        worst[cls] = max(worst.get(cls, 0.0), abs(reply[0] - table[key][0]))
+        gap = max(abs(reply[0] - table[key][0]), counter_gaps.get(key, 0.0))
+        worst[cls] = max(worst.get(cls, 0.0), gap)
     called_exact = sol.classes["regret"] <= 1e-9
     for cls, gap in worst.items():
         assert (gap <= 1e-9) == called_exact.loc[cls], (cls, gap)
-    assert sol.exact == all(gap <= 1e-9 for gap in worst.values())
+    assert sol.exact and all(gap <= 1e-9 for gap in worst.values())
+    assert len(sol.held) > 0 and set(counter_gaps) == {k[:3] for k in sol.held.index}
 
 
 def test_decisions_reproduce_the_solved_values():
@@ -157,24 +176,29 @@ def test_decisions_refuse_states_off_the_table():
 
 
 @pytest.mark.slow
-def test_cycling_classes_are_solved_exactly_where_the_exchanges_allow():
+def test_cycling_classes_are_solved_exactly_with_exchanges_held():
     """The README's example rules: of the three classes whose best responses cycle,
     two have a pure stationary equilibrium that the best-response steps circle
-    without meeting, found by the search; the third sits where the selected exchange
-    equilibrium switches (its counters would have to mix) and keeps its
-    fictitious-play epsilon. The independent two-sided check of these classes is
+    without meeting, found by the search; the third has none while every exchange
+    plays the selected equilibrium (counters whenever consistent: the selection
+    switches near its values), and one where three of its exchanges are held at
+    their other pure equilibrium (the target not countering). The independent
+    two-sided check of these classes is
     :func:`test_classes_called_exact_pass_an_independent_two_sided_check`."""
     sol = solve_three(Rules(n_dice=2, start_points=4))
     classes = sol.classes
-    assert classes["method"].value_counts().to_dict() == {
-        "pure": 73, "pure search": 2, "counter switch": 1,
-    }  # fmt: skip
+    assert classes["method"].value_counts().to_dict() == {"pure": 73, "pure search": 3}
     assert (classes.loc[classes["method"] == "pure", "period"] == 1).all()
     assert (classes.loc[classes["method"] != "pure", "period"] != 1).all()
-    solved = classes["method"].isin(["pure", "pure search", "mixed"])
-    assert (classes.loc[solved, "regret"] <= 1e-9).all()
-    assert (classes.loc[~solved, "regret"] > 1e-9).all()
-    assert not sol.exact
+    assert (classes["regret"] <= 1e-9).all() and sol.exact
+    held = sol.held
+    assert classes["held_exchanges"].sum() == len(held) == 3
+    assert set(held.index.droplevel(["target", "level"])) <= {(3, 6, 4), (6, 4, 3), (4, 3, 6)}
+    assert held["target_counters"].eq(0).all() and held["attacker_counters"].eq(1).all()
+    # the solution's decisions play the held counters
+    (a, b, c, target, level), _ = next(held.iterrows())
+    d = sol.decisions(a, b, c)
+    assert d["target_counters"][level - 1][target - 1] is False
 
 
 class _Only(dict):
@@ -201,14 +225,13 @@ def test_a_mixed_class_stores_a_mixture_of_best_replies():
     sol = solve_three(rules)
     classes = sol.classes
     assert classes["method"].value_counts().to_dict() == {
-        "pure": 109, "counter switch": 5, "pure search": 3, "not found": 1, "mixed": 1,
+        "pure": 107, "pure search": 9, "counter switch": 1, "not found": 1, "mixed": 1,
     }  # fmt: skip
-    (a, b, c), = classes.index[classes["method"] == "mixed"]
+    ((a, b, c),) = classes.index[classes["method"] == "mixed"]
     assert classes.loc[(a, b, c), "regret"] <= 1e-9
     top = max_points(rules)
     table = {
-        key: tuple(sol.chances(*key))
-        for key in itertools.product(range(1, top + 1), repeat=3)
+        key: tuple(sol.chances(*key)) for key in itertools.product(range(1, top + 1), repeat=3)
     }
     args = (rules.face_values, rules.n_dice, rules.start_points, rules.counter_attacks,
             rules.mp_stake_factor)  # fmt: skip
@@ -247,3 +270,46 @@ def test_the_three_player_solve_refuses_rules_for_four_or_more():
     three = solve_three(Rules(n_dice=2, start_points=4, n_players=3))
     default = solve_three(Rules(n_dice=2, start_points=4))  # 2, the default: not set
     assert three.rules.n_players == 3 and np.array_equal(three._table, default._table)
+
+
+def test_an_exchange_played_with_any_counter_chances_matches_its_iteration():
+    """The closed form of an exchange with counter chances (sigma, tau), against the
+    plain iteration of X = s Ht + q (sigma Y + (1 - sigma) A), Y = s Ha + q (tau X +
+    (1 - tau) A); at pure chances it is the selected pair's closed form, and the
+    counter incentives are the one-shot gains the selection compares."""
+    from panache._three_kernels import (
+        counter_incentives,
+        counter_violation,
+        exchange,
+        exchange_with,
+    )
+
+    rng = np.random.default_rng(16)
+    s = 11 / 36
+    q = 1 - s
+    for _ in range(200):
+        ht, ha, decline = rng.dirichlet(np.ones(3), size=3)
+        target = int(rng.integers(1, 3))
+        sigma, tau = rng.choice([0.0, 1.0, rng.random()], size=2)
+        x = y = decline
+        for _ in range(2000):
+            x = s * ht + q * (sigma * y + (1 - sigma) * decline)
+            y = s * ha + q * (tau * x + (1 - tau) * decline)
+        x0, dx = exchange_with(s, q, ht, ha, decline, sigma, tau)
+        assert np.allclose(x0 + dx * decline, x, atol=1e-14, rtol=0)
+        gain_target, gain_attacker = counter_incentives(s, q, ht, ha, decline, target, sigma, tau)
+        assert gain_target == pytest.approx(y[target] - decline[target], abs=1e-14)
+        assert gain_attacker == pytest.approx(x[0] - decline[0], abs=1e-14)
+        # the pair the selection picks is a pair with no profitable counter deviation
+        x0, dx, tc, ac = exchange(s, q, ht, ha, decline, target, True)
+        if dx >= 0:
+            picked = exchange_with(s, q, ht, ha, decline, float(tc), float(ac))
+            assert np.allclose(picked[0], x0, atol=1e-15) and picked[1] == pytest.approx(dx)
+            gains = counter_incentives(s, q, ht, ha, decline, target, float(tc), float(ac))
+            assert counter_violation(gains[0], float(tc)) <= 1e-12
+            assert counter_violation(gains[1], float(ac)) <= 1e-12
+    # a counter taken at a loss, or a gain forgone, is measured by its chance
+    assert counter_violation(0.2, 1.0) == 0.0
+    assert counter_violation(0.2, 0.25) == pytest.approx(0.15)
+    assert counter_violation(-0.2, 0.25) == pytest.approx(0.05)
+    assert counter_violation(-0.2, 0.0) == 0.0
