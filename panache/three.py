@@ -54,7 +54,9 @@ a candidate only when, at its own values, those counters are best replies too
 the decisions, the three-player agent and the game simulator play them. A class
 the search leaves unsolved keeps its fictitious-play values and epsilon
 (``method`` in :attr:`ThreeSolution.classes` says "counter switch" when such a
-switch lies near its values, "not found" otherwise).
+switch lies near its values, "not found" otherwise). At default rules 17,298 of the
+21,360 classes (81.0%) are exact, 305 of them with held exchanges; the 4,062 left have
+a two-sided gap of at most 1.7e-3 (median 1.0e-4).
 
 Round 1 is solved by backward induction over the three first turns, each player
 seeing the earlier results (docs/rules.md, Master Panache).
