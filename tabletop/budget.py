@@ -77,7 +77,7 @@ class Estimate:
 
     what: str
     nbytes: int
-    knobs: dict = field(default_factory=dict)
+    knobs: dict[str, int | float | str | bool] = field(default_factory=dict)
     seconds: float | None = None
     detail: str = ""
 

@@ -44,7 +44,7 @@ import warnings
 from collections.abc import Iterator
 from pathlib import Path
 
-from tabletop.validate import check_path
+from tabletop.validate import check_bool, check_path
 
 #: Age (seconds since the last write) after which any temporary of an atomic write is removed.
 STALE_SECONDS = 3600.0
@@ -187,6 +187,7 @@ def atomic_write_bytes(path: str | os.PathLike, data: bytes, *, tidy: bool = Tru
     b'hello'
     """
     check_path("path", path)
+    tidy = check_bool("tidy", tidy)
     if not isinstance(data, bytes | bytearray | memoryview):
         raise TypeError(f"data must be bytes, got {type(data).__name__}")
     path = Path(path)

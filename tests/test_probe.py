@@ -118,6 +118,9 @@ def Float(low: float | None = None, high: float | None = None, *, low_open=False
 
 BOOL = Kind("bool", lambda drawn: st.booleans(),
             ("yes", "no", "true", "False", 1, 0, None, np.float64(1.0), [True]))
+#: A progress switch: a bool, or None for a bar only on a terminal.
+PROGRESS = Kind("bool or None", lambda drawn: st.one_of(st.none(), st.booleans()),
+                ("yes", "no", "true", "False", 1, 0, np.float64(1.0), [True]))
 
 
 def Choice(*options, optional: bool = False) -> Kind:
@@ -383,10 +386,10 @@ def _api() -> dict[str, Entry]:
         "tabletop.as_seed_sequence": Entry({"seed": SEED}, np.random.SeedSequence),
         "tabletop.atomic_write_bytes": Entry(
             {"path": Fixed(lambda d: d["_tmp"] / "b.bin", 3, None, object()),
-             "data": Fixed(lambda d: b"abc", "text", 3, None)}),
+             "data": Fixed(lambda d: b"abc", "text", 3, None), "tidy": BOOL}),
         "tabletop.atomic_write_text": Entry(
             {"path": Fixed(lambda d: d["_tmp"] / "t.txt", 3, None, object()),
-             "text": Fixed(lambda d: "abc", b"bytes", 3, None)}),
+             "text": Fixed(lambda d: "abc", b"bytes", 3, None), "tidy": BOOL}),
         "tabletop.chi_square_test": Entry(
             {"observed": IntList(5, 50, 2, 4),
              "expected_probs": Probabilities(lambda d: len(d["observed"])),
@@ -469,7 +472,8 @@ def _api() -> dict[str, Entry]:
                             (0, 2.5, NAN, "3", True, None)),
              "success": BOOL}, tuple),
         "panache.mp_stakes": Entry(
-            {"rules": Rules(P), "points": Int(1, None, 6), "target_points": Int(1, None, 6)},
+            {"allow_large": BOOL,
+             "rules": Rules(P), "points": Int(1, None, 6), "target_points": Int(1, None, 6)},
             pd.DataFrame),
         "panache.mp_success": Entry({"rules": Rules(P)}, float, lambda r, a: _in_unit(r)),
         "panache.player_sheet": Entry(
@@ -505,7 +509,8 @@ def _api() -> dict[str, Entry]:
              "seed": SEED, "chunk_size": Int(1, None, 8)},
             np.ndarray, lambda r, a: len(r) == a["n"]),
         "panache.solve_duel": Entry(
-            {"rules": Rules(P)}, panache.DuelSolution,
+            {"allow_large": BOOL, "progress": PROGRESS,
+             "rules": Rules(P)}, panache.DuelSolution,
             lambda r, a: _in_unit(r.first_player_win)),
         "panache.solve_three": Entry(
             {"rules": Rules(P, n_players=3), "play_rounds": Int(1, None, 3)},
@@ -554,7 +559,8 @@ def _api() -> dict[str, Entry]:
             {"sol": Fixed(lambda d: _citadel_sides(), "x", 3, None)}, citadel.SidesCheck,
             lambda r, a: _in_unit(r.p_draw) and r.exploitability < 1e-6),
         "citadel.check_solution": Entry(
-            {"sol": Fixed(lambda d: _citadel_duel(), "x", 3, None),
+            {"progress": PROGRESS,
+             "sol": Fixed(lambda d: _citadel_duel(), "x", 3, None),
              "directions": Choice("axis", "all")}, citadel.DuelCheck,
             lambda r, a: _in_unit(r.p_n, r.p_s, r.p_draw)),
         "citadel.coalition_values": Entry(
@@ -601,14 +607,16 @@ def _api() -> dict[str, Entry]:
             {"rules": Rules(C), "agent": Choice(*citadel.AGENTS), "n": Int(1, None, 6),
              "seed": SEED}, dict),
         "citadel.simulate_games": Entry(
-            {"rules": Rules(C), "agents": Choice(*citadel.AGENTS), "n": POS, "seed": SEED,
+            {"allow_large": BOOL, "progress": PROGRESS,
+             "rules": Rules(C), "agents": Choice(*citadel.AGENTS), "n": POS, "seed": SEED,
              "chunk_size": Int(1, None, 8)}, citadel.GameSamples),
         "citadel.simulate_sides": Entry(
             {"sol": Fixed(lambda d: _citadel_sides(), "x", 3, None), "n": POS, "seed": SEED,
              "max_rounds": Int(1, None, 5, optional=True)}, pd.DataFrame,
             lambda r, a: len(r) == a["n"]),
         "citadel.solve_duel_game": Entry(
-            {"rules": Rules(C, n_players=2), "directions": Choice("axis", "fees")},
+            {"progress": PROGRESS,
+             "rules": Rules(C, n_players=2), "directions": Choice("axis", "fees")},
             citadel.DuelGameSolution, lambda r, a: r.residual < 1e-6, slow=True),
         "citadel.solve_sides": Entry(
             {"rules": Rules(C), "side": Choice("N", "NE"),
@@ -644,7 +652,8 @@ def _api() -> dict[str, Entry]:
         "samarra.format_position": Entry(
             {"position": Fixed(_samarra_start, "x", 3, None)}, str),
         "samarra.horizon_values": Entry(
-            {"table": Fixed(lambda d: _samarra_table(), "x", 3, None),
+            {"allow_large": BOOL, "progress": PROGRESS,
+             "table": Fixed(lambda d: _samarra_table(), "x", 3, None),
              "positions": Fixed(lambda d: [_samarra_start()], "x", 3, None, []),
              "max_horizon": Int(0, None, 3)}, np.ndarray),
         "samarra.legal_actions": Entry(
@@ -672,10 +681,12 @@ def _api() -> dict[str, Entry]:
             {"table": Fixed(lambda d: _samarra_table(), "x", 3, None)}, tuple, slow=True),
         "samarra.setups": Entry({"rules": Rules(S)}, list),
         "samarra.solve": Entry(
-            {"rules": Rules(S), "cache": BOOL,
+            {"allow_large": BOOL, "progress": PROGRESS,
+             "rules": Rules(S), "cache": BOOL,
              "directory": Fixed(lambda d: d["_tmp"], 3, object())}, samarra.Table, slow=True),
         "samarra.solve_horizon": Entry(
-            {"rules": Rules(S), "max_horizon": Int(0, None, 4),
+            {"allow_large": BOOL, "progress": PROGRESS,
+             "rules": Rules(S), "max_horizon": Int(0, None, 4),
              "table": Fixed(lambda d: None, "x", 3)}, samarra.HorizonGame, slow=True),
         "samarra.start_position": Entry(
             {"rules": Rules(S), "black": Choice("SMD", "MDS"), "white": Choice("SMD", "DSM")},
@@ -762,9 +773,11 @@ def _api() -> dict[str, Entry]:
             {"path": Fixed(lambda d: None, 3),
              "cards": Fixed(lambda d: _commander_cards(), "x", 3)}, dict),
         "commander.price_table": Entry(
-            {"rules": Rules(M), "max_stock": Int(0, None, 12, optional=True)}, pd.DataFrame),
+            {"allow_large": BOOL, "progress": PROGRESS,
+             "rules": Rules(M), "max_stock": Int(0, None, 12, optional=True)}, pd.DataFrame),
         "commander.race_table": Entry(
-            {"rules": Rules(M), "doublons": Int(0, 10**6, 10),
+            {"allow_large": BOOL, "progress": PROGRESS,
+             "rules": Rules(M), "doublons": Int(0, 10**6, 10),
              "income": Int(0, 10**6, 3), "drain": Int(0, 10**6, 1),
              "horizon": Int(1, 1000, 5), "total": Int(0, 200, 12, optional=True)},
             pd.DataFrame),
@@ -792,14 +805,16 @@ def _api() -> dict[str, Entry]:
         "commander.sell_steps": Entry(
             {"rules": Rules(M), "stock": Int(0, None, 12), "k": Int(0, None, 3)}, tuple),
         "commander.simulate_economy": Entry(
-            {"rules": Rules(M), "decks": Fixed(lambda d: _commander_decks(), "x", 3, None, []),
+            {"allow_large": BOOL,
+             "rules": Rules(M), "decks": Fixed(lambda d: _commander_decks(), "x", 3, None, []),
              "cards": Fixed(lambda d: _commander_cards(), "x", 3, None), "strategies": None,
              "n": POS, "seed": SEED, "rotate": BOOL, "record": BOOL,
              "max_rounds": Int(1, None, 10), "chunk_size": Int(1, None, 8)},
             commander.EconomyResult, lambda r, a: len(r.win_seat) == a["n"],
             notes="strategies: tried in tests/commander/test_economy.py"),
         "commander.solve_race": Entry(
-            {"rules": Rules(M), "gold": Int(0, 1000, 5), "doublons": Int(0, 10**6, 10),
+            {"allow_large": BOOL, "progress": PROGRESS,
+             "rules": Rules(M), "gold": Int(0, 1000, 5), "doublons": Int(0, 10**6, 10),
              "stock": Int(0, 1000, 12), "income": Int(0, 10**6, 3), "drain": Int(0, 10**6, 1),
              "horizon": Int(1, 1000, 5)}, commander.RaceResult),
         "commander.strategy_wins": Entry(
