@@ -81,9 +81,8 @@ import numpy as np
 
 from panache._duel_kernels import MAX_LEVEL
 from panache._three_kernels import (
-    counter_incentives,
-    counter_violation,
     exchange,
+    forced_counter_gap,
     no_forced,
     rotate,
     solve_choice,
@@ -156,14 +155,7 @@ class Context:
 
     def counter_gap(self, part, decline, forced) -> float:
         """The most a counter decision of a ``forced`` exchange loses to its best."""
-        worst = 0.0
-        for target, k in zip(*np.nonzero(~np.isnan(forced[:, :, 0])), strict=True):
-            sigma, tau = forced[target, k]
-            gains = counter_incentives(self.s, self.q, part[0][target, k], part[1][target, k],
-                                       decline, target, sigma, tau)  # fmt: skip
-            worst = max(worst, counter_violation(gains[0], sigma),
-                        counter_violation(gains[1], tau))  # fmt: skip
-        return worst
+        return forced_counter_gap(self.s, self.q, part[0], part[1], decline, forced)
 
 
 def _same(p, r) -> bool:
@@ -343,7 +335,7 @@ def _search(ctx, three, states, parts, start, forced):
             env = _Envelope(ctx, three, states[k], parts[k], rotate(start[(k + 1) % 3]),
                             forced[k])  # fmt: skip
             if env.bad:
-                return None, env.bad, switch, flips or [], forced
+                return None, env.bad, switch, flips or []
             envelopes.append(env)
         if flips is None:
             flips = [(k, *f) for k, env in enumerate(envelopes) for f in env.flips()]
@@ -354,13 +346,13 @@ def _search(ctx, three, states, parts, start, forced):
             if not found:
                 continue
             if _verify(ctx, three, states, parts, choice, v, forced):
-                return v, choice, switch, flips, forced
+                return v, choice, switch, flips
             if closest is None:
                 closest = v
         if closest is None:
             break
         start = closest  # the plans beside it read the whole no-change vectors: retrace
-    return None, None, switch, flips or [], forced
+    return None, None, switch, flips or []
 
 
 #: Exchanges near a jump given another of their equilibria, at most, per class.
@@ -403,14 +395,15 @@ def solve_mixed_class(ctx, three, a, b, c):
     states = [(a, b, c), (b, c, a), (c, a, b)]
     start = np.array([three[s] for s in states])
     parts = [ctx.parts(three, *s) for s in states]
-    free = [no_forced() for _ in range(3)]
-    v, choice, switch, flips, forced = _search(ctx, three, states, parts, start, free)
+    forced = [no_forced() for _ in range(3)]
+    v, choice, switch, flips = _search(ctx, three, states, parts, start, forced)
     if v is None and isinstance(choice, str):
         return ("no pure exchange" if choice == "no pure exchange" else "not found"), {}
     if v is None and flips:
         for held in _forcings(flips):
-            v, choice, _, _, forced = _search(ctx, three, states, parts, start, held)
+            v, choice, _, _ = _search(ctx, three, states, parts, start, held)
             if v is not None:
+                forced = held
                 break
     if v is None:
         return ("counter switch" if switch else "not found"), {}

@@ -168,6 +168,25 @@ def counter_violation(gain, chance):
 
 
 @jit
+def forced_counter_gap(s, q, hit_target, hit_attacker, decline, forced):
+    """The most a counter decision of an exchange in ``forced`` (NaN: not held) loses
+    to its best (:func:`counter_violation`), the no-change vector being ``decline``."""
+    worst = 0.0
+    for target in (1, 2):
+        for k in range(1, MAX_LEVEL + 1):
+            sigma, tau = forced[target, k, 0], forced[target, k, 1]
+            if np.isnan(sigma):
+                continue
+            gain_target, gain_attacker = counter_incentives(
+                s, q, hit_target[target, k], hit_attacker[target, k], decline, target,
+                sigma, tau,
+            )  # fmt: skip
+            worst = max(worst, counter_violation(gain_target, sigma),
+                        counter_violation(gain_attacker, tau))  # fmt: skip
+    return worst
+
+
+@jit
 def no_forced():
     """A state's exchanges all playing :func:`exchange`'s selection: the ``forced``
     argument of the turn kernels, ``(3, MAX_LEVEL + 1, 2)`` NaN."""
@@ -553,19 +572,7 @@ def state_gap(x, y, z, three, duel, stake_factor, stake_cap, n, sums, state_star
         probability, opt_start, opt_size, opt_value, totals, final_index, s, q, counters,
         forced, cu, du, decisions, value, slope,
     )  # fmt: skip
-    counter_gap = 0.0
-    hit_target, hit_attacker = part[0], part[1]
-    for target in (1, 2):
-        for k in range(1, MAX_LEVEL + 1):
-            sigma, tau = forced[target, k, 0], forced[target, k, 1]
-            if np.isnan(sigma):
-                continue
-            gain_target, gain_attacker = counter_incentives(
-                s, q, hit_target[target, k], hit_attacker[target, k], decline, target,
-                sigma, tau,
-            )  # fmt: skip
-            counter_gap = max(counter_gap, counter_violation(gain_target, sigma),
-                              counter_violation(gain_attacker, tau))  # fmt: skip
+    counter_gap = forced_counter_gap(s, q, part[0], part[1], decline, forced)
     return three[x, y, z, 0] - (alpha[0] + beta * decline[0]), counter_gap
 
 
