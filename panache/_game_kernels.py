@@ -136,11 +136,15 @@ def play_game(
     stake_factor, stake_cap, powers, index_of_code, first_offset, total_offset, steps,
     mp_policy, agents, duel_policy, duel_attack, duel_tc, duel_ac, duel_stake,
     duel_r1_first, duel_r1_second, three_policy, three_attack, three_tc, three_ac,
-    three_mp_target, three_stake, three_r1_first, three_r1_second, three_r1_third, top,
-    order, stats,
+    three_mp_target, three_stake, three_first, three_r1_first, three_r1_second,
+    three_r1_third, top, order, stats,
 ):  # fmt: skip
     """Play one game; fill ``order`` (seats in order of elimination, the winner
-    last) and ``stats``; return the winner (-1 if the game hit ``MAX_TURNS``)."""
+    last) and ``stats``; return the winner (-1 if the game hit ``MAX_TURNS``).
+
+    The three-player tables have a leading axis of two plans: a state's mover plays
+    plan 0 with chance ``three_first`` (1 where it does not mix) and plan 1 otherwise,
+    drawn at the start of its turn."""
     points = np.full(n_players, start_points, dtype=np.int64)
     alive = np.ones(n_players, dtype=np.bool_)
     played = np.zeros(n_players, dtype=np.bool_)
@@ -154,6 +158,7 @@ def play_game(
         kind = agent[KIND]
         first_turn = not played[me]
         played[me] = True
+        plan = 0  # the three-player plan of this turn
         # -- the turn roll
         if kind == RANDOM:
             total = play_random_turn(n, values)
@@ -179,8 +184,12 @@ def play_game(
                     policy = duel_r1_second[_clip(points[0] if alive[0] else points[1], top)]
             elif kind == THREE and not first_turn:
                 nxt, last = _rivals(me, points, alive, n_players)
-                policy = three_policy[_clip(points[me], top), _clip(points[nxt], top),
-                                      _clip(points[last], top)]  # fmt: skip
+                a, b, c = _clip(points[me], top), _clip(points[nxt], top), _clip(points[last], top)
+                chance = three_first[a, b, c]
+                # a mixing state draws its plan; a pure one draws nothing
+                if chance < 1.0 and not np.random.random() < chance:
+                    plan = 1
+                policy = three_policy[plan, a, b, c]
             total = play_turn(n, powers, index_of_code, first_offset, steps[policy], total_offset)
         # -- what the total does
         victim = -1
@@ -201,7 +210,7 @@ def play_game(
                 attack = level >= agent[MIN_LEVEL]
             elif kind == THREE and n_alive >= 3:
                 nxt, last = _rivals(me, points, alive, n_players)
-                choice = three_attack[_clip(points[me], top), _clip(points[nxt], top),
+                choice = three_attack[plan, _clip(points[me], top), _clip(points[nxt], top),
                                       _clip(points[last], top), level]  # fmt: skip
                 target = nxt if choice == 1 else last
                 attack = choice > 0
@@ -241,8 +250,8 @@ def play_game(
             elif kind == THREE and n_alive >= 3:
                 nxt, last = _rivals(me, points, alive, n_players)
                 a, b, c = _clip(points[me], top), _clip(points[nxt], top), _clip(points[last], top)
-                target = nxt if three_mp_target[a, b, c] == 1 else last
-                stake = three_stake[a, b, c]
+                target = nxt if three_mp_target[plan, a, b, c] == 1 else last
+                stake = three_stake[plan, a, b, c]
             else:
                 target = _pick_target(me, LEADER, points, alive, n_players)
                 stake = duel_stake[_clip(points[me], top), _clip(points[target], top)]
@@ -291,7 +300,8 @@ def simulate_games_kernel(
     counters_allowed, stake_factor, stake_cap, powers, index_of_code, first_offset,
     total_offset, steps, mp_policy, agents, duel_policy, duel_attack, duel_tc, duel_ac,
     duel_stake, duel_r1_first, duel_r1_second, three_policy, three_attack, three_tc, three_ac,
-    three_mp_target, three_stake, three_r1_first, three_r1_second, three_r1_third, top,
+    three_mp_target, three_stake, three_first, three_r1_first, three_r1_second,
+    three_r1_third, top,
 ):  # fmt: skip
     """``n_games`` games in chunks, chunk ``c`` seeded with ``seeds[c]``."""
     winners = np.empty(n_games, dtype=np.int64)
@@ -305,7 +315,7 @@ def simulate_games_kernel(
                 stake_factor, stake_cap, powers, index_of_code, first_offset, total_offset,
                 steps, mp_policy, agents, duel_policy, duel_attack, duel_tc, duel_ac,
                 duel_stake, duel_r1_first, duel_r1_second, three_policy, three_attack,
-                three_tc, three_ac, three_mp_target, three_stake, three_r1_first,
+                three_tc, three_ac, three_mp_target, three_stake, three_first, three_r1_first,
                 three_r1_second, three_r1_third, top, orders[g], stats[g],
             )  # fmt: skip
     return winners, orders, stats

@@ -109,6 +109,9 @@ MAX_TRIES = 200
 RETRACE = 3
 #: Newton steps of a support's indifference system.
 NEWTON_STEPS = 30
+#: How far below and above a mixing state's no-change chance its two plans are read,
+#: here and by :meth:`panache.ThreeSolution.mixture`.
+MIX_SHIFT = 1e-9
 
 _DIRECTION = np.array([1.0, 0.0, 0.0])  # moves d_k only (plans are linear in D)
 
@@ -245,8 +248,9 @@ class _Envelope:
 
 
 def _solve_choice(choice):
-    """(found, values) of one choice of piece / breakpoint per state
-    (:func:`panache._three_kernels.solve_choice`)."""
+    """(found, chances, values) of one choice of piece / breakpoint per state
+    (:func:`panache._three_kernels.solve_choice`): ``chances[k]`` is the chance a
+    mixed state ``k`` plays the plan below its breakpoint."""
     alpha_below = np.empty((3, 3))
     alpha_above = np.empty((3, 3))
     beta_below = np.empty(3)
@@ -264,9 +268,8 @@ def _solve_choice(choice):
             at[k], (alpha_below[k], beta_below[k]), (alpha_above[k], beta_above[k]) = item
             mixed.append(k)
     mixed = np.array(mixed, dtype=np.int64)
-    found, _, v = solve_choice(alpha_below, beta_below, alpha_above, beta_above, mixed, at,
-                               low, high, NEWTON_STEPS)  # fmt: skip
-    return found, v
+    return solve_choice(alpha_below, beta_below, alpha_above, beta_above, mixed, at, low,
+                        high, NEWTON_STEPS)  # fmt: skip
 
 
 def _verify(ctx, three, states, parts, choice, v, forced) -> bool:
@@ -281,9 +284,8 @@ def _verify(ctx, three, states, parts, choice, v, forced) -> bool:
             return False
         if ctx.counter_gap(parts[k], decline, forced[k]) > ACCEPT:
             return False
-        eps = 1e-9
-        below = ctx.plan(three, states[k], parts[k], decline - eps * _DIRECTION, forced[k])
-        above = ctx.plan(three, states[k], parts[k], decline + eps * _DIRECTION, forced[k])
+        below = ctx.plan(three, states[k], parts[k], decline - MIX_SHIFT * _DIRECTION, forced[k])
+        above = ctx.plan(three, states[k], parts[k], decline + MIX_SHIFT * _DIRECTION, forced[k])
         kind, item = choice[k]
         if kind == "pure":
             plan = item[0]
@@ -325,8 +327,8 @@ def _candidates(options):
 
 def _search(ctx, three, states, parts, start, forced):
     """Try the choices of piece / breakpoint around ``start`` (retraced up to
-    ``RETRACE`` times). Returns (values or None, the choice found, whether a jump lies
-    within ``WINDOW``, the flips of the first trace)."""
+    ``RETRACE`` times). Returns (values or None, the choice found, its mixing chances,
+    whether a jump lies within ``WINDOW``, the flips of the first trace)."""
     switch = False
     flips = None
     for _ in range(RETRACE):
@@ -335,24 +337,24 @@ def _search(ctx, three, states, parts, start, forced):
             env = _Envelope(ctx, three, states[k], parts[k], rotate(start[(k + 1) % 3]),
                             forced[k])  # fmt: skip
             if env.bad:
-                return None, env.bad, switch, flips or []
+                return None, env.bad, None, switch, flips or []
             envelopes.append(env)
         if flips is None:
             flips = [(k, *f) for k, env in enumerate(envelopes) for f in env.flips()]
         switch = switch or bool(flips)
         closest = None
         for choice in _candidates([_options(env) for env in envelopes]):
-            found, v = _solve_choice(choice)
+            found, theta, v = _solve_choice(choice)
             if not found:
                 continue
             if _verify(ctx, three, states, parts, choice, v, forced):
-                return v, choice, switch, flips
+                return v, choice, theta, switch, flips
             if closest is None:
                 closest = v
         if closest is None:
             break
         start = closest  # the plans beside it read the whole no-change vectors: retrace
-    return None, None, switch, flips or []
+    return None, None, None, switch, flips or []
 
 
 #: Exchanges near a jump given another of their equilibria, at most, per class.
@@ -381,7 +383,7 @@ def solve_mixed_class(ctx, three, a, b, c):
     """Replace the class's fictitious-play values in ``three`` by an exact stationary
     equilibrium when one is found.
 
-    Returns ``(method, forced)``: ``method`` is ``"mixed"``, or ``"pure search"`` when
+    Returns ``(method, forced, mixes)``: ``method`` is ``"mixed"``, or ``"pure search"`` when
     the equilibrium found mixes nowhere (a pure one the best-response steps circled
     without meeting), else why none was found: ``"counter switch"`` when some
     state's best turn jumps within ``WINDOW`` of the values (the exchange
@@ -391,23 +393,26 @@ def solve_mixed_class(ctx, three, a, b, c):
     held on one side's counters (another equilibrium of their exchange, checked as
     such at the values found); ``forced`` maps each state whose exchanges are so held
     to its ``(3, MAX_LEVEL + 1, 2)`` counter chances (NaN: the selection), else it is
-    empty."""
+    empty; ``mixes`` maps each state that mixes two plans at a breakpoint of its
+    envelope to the chance of the plan below it (the best turn at a slightly lower
+    no-change chance; the other is the best turn at a slightly higher one)."""
     states = [(a, b, c), (b, c, a), (c, a, b)]
     start = np.array([three[s] for s in states])
     parts = [ctx.parts(three, *s) for s in states]
     forced = [no_forced() for _ in range(3)]
-    v, choice, switch, flips = _search(ctx, three, states, parts, start, forced)
+    v, choice, theta, switch, flips = _search(ctx, three, states, parts, start, forced)
     if v is None and isinstance(choice, str):
-        return ("no pure exchange" if choice == "no pure exchange" else "not found"), {}
+        return ("no pure exchange" if choice == "no pure exchange" else "not found"), {}, {}
     if v is None and flips:
         for held in _forcings(flips):
-            v, choice, _, _ = _search(ctx, three, states, parts, start, held)
+            v, choice, theta, _, _ = _search(ctx, three, states, parts, start, held)
             if v is not None:
                 forced = held
                 break
     if v is None:
-        return ("counter switch" if switch else "not found"), {}
+        return ("counter switch" if switch else "not found"), {}, {}
     for k in range(3):
         three[states[k]] = v[k]
     held = {states[k]: forced[k] for k in range(3) if not np.isnan(forced[k][:, :, 0]).all()}
-    return ("mixed" if any(kind == "mix" for kind, _ in choice) else "pure search"), held
+    mixes = {states[k]: float(theta[k]) for k in range(3) if choice[k][0] == "mix"}
+    return ("mixed" if mixes else "pure search"), held, mixes

@@ -17,9 +17,12 @@ turns a list of them (one per seat) into the integer rows its kernel reads.
   in larger games it plays the duel against the opponent with the most points.
 * ``Agent.three()``: the three-player solution (:func:`panache.solve_three`): its
   round-1 turns and, with three players left, every decision of
-  :meth:`panache.ThreeSolution.decisions`; with two left, the duel. With more than
-  three left it plays the three-player game against the two opponents with the most
-  points (counters then from the duel), and its round-1 turn is the best-total policy.
+  :meth:`panache.ThreeSolution.decisions`, or where the solution mixes two plans
+  one of them drawn with its chance (:meth:`panache.ThreeSolution.mixture`) and
+  counters drawn with theirs where an exchange is held mixed; with two left, the
+  duel. With more than three left it plays the three-player game against the two
+  opponents with the most points (counters then from the duel), and its round-1
+  turn is the best-total policy.
 """
 
 from __future__ import annotations

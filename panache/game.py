@@ -19,7 +19,7 @@ from panache.duel import max_points, solve_duel
 from panache.policy import human_policy
 from panache.rules import Rules
 from panache.simulate import policy_arrays
-from panache.three import solve_three
+from panache.three import MIX_SHIFT, solve_three
 from panache.turn import solve_turn
 from tabletop.frozen import memoize, same_fields
 from tabletop.seeding import check_count, chunk_seeds
@@ -158,7 +158,10 @@ def three_tables(rules: Rules) -> dict:
     Every state's decisions are the mover's best reply to the solved values
     (:meth:`panache.ThreeSolution.decisions`). Takes about 40 s at the default
     rules (64,000 states) and holds about 1 GB: 30,790 distinct turn policies of
-    4,116 ``int64`` steps each.
+    4,116 ``int64`` steps each. Where the solution mixes two plans
+    (:attr:`panache.ThreeSolution.mixed`) the tables hold both (leading axis: plan 0,
+    plan 1) and ``three_first`` the chance of plan 0 (1 elsewhere, where plan 1 is a
+    copy of plan 0).
     """
     import dataclasses
 
@@ -168,23 +171,31 @@ def three_tables(rules: Rules) -> dict:
     top = max_points(rules)
     shape = (top + 1, top + 1, top + 1)
     bank = _PolicyBank(rules)
-    policy = np.zeros(shape, dtype=np.int64)
-    attack = np.zeros((*shape, 7), dtype=np.int64)
+    policy = np.zeros((2, *shape), dtype=np.int64)
+    attack = np.zeros((2, *shape, 7), dtype=np.int64)
     # the chance of countering: 0 or 1, or between where an exchange mixes (ThreeSolution.held)
     target_counters = np.zeros((*shape, 7, 2))
     attacker_counters = np.zeros((*shape, 7, 2))
-    mp_target = np.zeros(shape, dtype=np.int64)
-    stake = np.zeros(shape, dtype=np.int64)
+    mp_target = np.zeros((2, *shape), dtype=np.int64)
+    stake = np.zeros((2, *shape), dtype=np.int64)
+    first_chance = np.ones(shape)
+    mix = sol._params["mix"]
     for a in range(1, top + 1):
         for b in range(1, top + 1):
             for c in range(1, top + 1):
-                after, d = sol._decide(a, b, c)
-                attack[a, b, c, 1:] = d["attack"]
-                target_counters[a, b, c, 1:] = d["target_counters"]
-                attacker_counters[a, b, c, 1:] = d["attacker_counters"]
-                mp_target[a, b, c] = d["mp_target"]
-                stake[a, b, c] = d["mp_stake"]
-                policy[a, b, c] = bank.index_of(after["mover"].to_numpy())
+                if np.isnan(mix[a, b, c]):
+                    plans = [sol._decide(a, b, c)] * 2
+                else:  # the two plans tied at the mover's no-change chance
+                    first_chance[a, b, c] = mix[a, b, c]
+                    plans = [sol._decide(a, b, c, -MIX_SHIFT), sol._decide(a, b, c, MIX_SHIFT)]
+                for k, (after, d) in enumerate(plans):
+                    attack[k, a, b, c, 1:] = d["attack"]
+                    mp_target[k, a, b, c] = d["mp_target"]
+                    stake[k, a, b, c] = d["mp_stake"]
+                    policy[k, a, b, c] = bank.index_of(after["mover"].to_numpy())
+                # the exchanges' counters: the same in both plans (no jump at a mix)
+                target_counters[a, b, c, 1:] = plans[0][1]["target_counters"]
+                attacker_counters[a, b, c, 1:] = plans[0][1]["attacker_counters"]
     first = bank.index_of(sol.round1_utility(0).to_numpy())
     second = np.zeros(top + 1, dtype=np.int64)
     third = np.zeros((top + 1, top + 1), dtype=np.int64)
@@ -200,6 +211,7 @@ def three_tables(rules: Rules) -> dict:
         "three_ac": attacker_counters,
         "three_mp_target": mp_target,
         "three_stake": stake,
+        "three_first": first_chance,
         "three_r1_first": first,
         "three_r1_second": second,
         "three_r1_third": third,
@@ -241,12 +253,13 @@ def _kernel_inputs(rules: Rules, agents) -> dict:
     else:  # no agent reads them: one-entry stand-ins, not (top + 1)³ tables of zeros
         shape = (1, 1, 1)
         three = {
-            "three_policy": np.zeros(shape, dtype=np.int64),
-            "three_attack": np.zeros((*shape, 7), dtype=np.int64),
+            "three_policy": np.zeros((2, *shape), dtype=np.int64),
+            "three_attack": np.zeros((2, *shape, 7), dtype=np.int64),
             "three_tc": np.zeros((*shape, 7, 2)),
             "three_ac": np.zeros((*shape, 7, 2)),
-            "three_mp_target": np.zeros(shape, dtype=np.int64),
-            "three_stake": np.zeros(shape, dtype=np.int64),
+            "three_mp_target": np.zeros((2, *shape), dtype=np.int64),
+            "three_stake": np.zeros((2, *shape), dtype=np.int64),
+            "three_first": np.ones(shape),
             "three_r1_first": 0,
             "three_r1_second": np.zeros(1, dtype=np.int64),
             "three_r1_third": np.zeros((1, 1), dtype=np.int64),

@@ -47,11 +47,12 @@ crosses a threshold the selected equilibrium switches (one side's counter become
 worth more or less than not countering), the mover's best turn jumps, and no mixture
 of the mover's plans bridges the jump. There the search holds the exchanges that
 switch near the class's values at one side's counters (another pure equilibrium of
-the exchange) or mixes one side's counter at its indifference threshold, and keeps
-a candidate only when, at its own values, those counters are best replies too
-(:func:`panache._three_exact.solve_mixed_class`). The exchanges so held are listed by
-:attr:`ThreeSolution.held` and counted per class in ``classes["held_exchanges"]``;
-the decisions, the three-player agent and the game simulator play them. A class
+the exchange), and keeps a candidate only when, at its own values, those counters are
+best replies too (:func:`panache._three_exact.solve_mixed_class`). The exchanges so
+held are listed by :attr:`ThreeSolution.held` and counted per class in
+``classes["held_exchanges"]``; the states whose mover mixes two plans are listed by
+:attr:`ThreeSolution.mixed` with the chance of each (:meth:`ThreeSolution.mixture`).
+The decisions, the three-player agent and the game simulator play both. A class
 the search leaves unsolved keeps its fictitious-play values and epsilon
 (``method`` in :attr:`ThreeSolution.classes` says "counter switch" when such a
 switch lies near its values, "not found" otherwise). At default rules 17,298 of the
@@ -74,7 +75,7 @@ import numba
 import numpy as np
 
 from panache._duel_kernels import MAX_LEVEL
-from panache._three_exact import Context, solve_mixed_class
+from panache._three_exact import MIX_SHIFT, Context, solve_mixed_class
 from panache._three_kernels import (
     announces,
     best_attack,
@@ -206,6 +207,38 @@ class ThreeSolution:
         frame = pd.DataFrame(rows, columns=[*names, "target_counters", "attacker_counters"])
         return frame.set_index(names).sort_index()
 
+    @property
+    def mixed(self) -> pd.Series:
+        """The states whose mover mixes two turn plans in the solution (classes with
+        ``method`` "mixed"): indexed by (``my_points``, ``next_points``,
+        ``last_points``), the chance of the first plan of :meth:`mixture`."""
+        import pandas as pd
+
+        mix = self._params["mix"]
+        states = np.argwhere(~np.isnan(mix))
+        index = pd.MultiIndex.from_arrays(states.T, names=["my_points", "next_points",
+                                                           "last_points"])  # fmt: skip
+        return pd.Series(mix[tuple(states.T)], index=index, name="first_plan_chance")
+
+    def mixture(self, my_points: int, next_points: int, last_points: int) -> list:
+        """The mover's play in a state as ``[(chance, decisions), ...]``, the
+        decisions as in :meth:`decisions`: one plan with chance 1, or where the
+        solution mixes (:attr:`mixed`) the two plans tied at the mover's no-change
+        chance: the best turn just below it (first) and just above it.
+
+        Examples
+        --------
+        >>> sol = solve_three(Rules(start_points=4, n_dice=2))
+        >>> [chance for chance, _ in sol.mixture(4, 4, 4)]
+        [1.0]
+        """
+        a, b, c = self._check_state(my_points, next_points, last_points)
+        chance = self._params["mix"][a, b, c]
+        if np.isnan(chance):
+            return [(1.0, self._decide(a, b, c)[1])]
+        return [(float(chance), self._decide(a, b, c, -MIX_SHIFT)[1]),
+                (1.0 - float(chance), self._decide(a, b, c, MIX_SHIFT)[1])]  # fmt: skip
+
     def _check_state(self, my_points, next_points, last_points) -> tuple[int, int, int]:
         top = self._table.shape[0] - 1
         return (check_int("my_points", my_points, 1, top),
@@ -217,14 +250,17 @@ class ThreeSolution:
         a, b, c = self._check_state(my_points, next_points, last_points)
         return self._table[a, b, c].copy()
 
-    def _turn(self, a: int, b: int, c: int):
+    def _turn(self, a: int, b: int, c: int, shift: float = 0.0):
         """The mover's best reply to the solved values: the three chances after each
-        total, the state's parts (:func:`state_parts`) and the no-change chances."""
+        total, the state's parts (:func:`state_parts`) and the no-change chances.
+        ``shift`` moves the mover's own no-change chance (the plans beside a
+        breakpoint where the mover mixes, :meth:`mixture`)."""
         p = self._params
         t = p["tables"]
         parts = state_parts(a, b, c, self._table, p["duel"], p["n"], p["hit_given"], p["pi"],
                             p["max_stake"](a))  # fmt: skip
         decline = rotate(self._table[b, c, a])  # nothing changes: the next player moves
+        decline[0] += shift
         cu = np.zeros((t.sums.size, 3))
         du = np.zeros(t.sums.size)
         decisions = np.zeros(t.totals.size, dtype=np.int64)
@@ -260,15 +296,16 @@ class ThreeSolution:
         """What the mover does after each kind of total, in state (a, b, c).
 
         The mover's best reply to the solved values (ties: decline, then the next
-        player, then the smallest stake): in a class solved in pure strategies
-        (``classes["period"] == 1``) these are the solution's decisions; in a class
-        solved in mixed strategies they are one best reply (a pure one) to the mixed
-        solution's values. Returns a dict with ``win`` (the three chances), ``mp_target``
-        (1 next, 2 last; 0: no Master Panache after a total of 0), ``mp_stake``, and
-        per attack level k = 1..6 the lists ``attack`` (0 decline, 1 the next player,
-        2 the last), and per target (index 0 next, 1 last) ``target_counters`` and
-        ``attacker_counters``, the exchange's counter decisions: a bool, or the chance
-        of countering where the exchange plays a mixed equilibrium.
+        player, then the smallest stake): in a state where the solution plays one
+        plan these are the solution's decisions; where it mixes two plans
+        (:attr:`mixed`) they are one best reply (a pure one) to its values, and
+        :meth:`mixture` gives the two plans and their chances. Returns a dict with
+        ``win`` (the three chances), ``mp_target`` (1 next, 2 last; 0: no Master
+        Panache after a total of 0), ``mp_stake``, and per attack level k = 1..6 the
+        lists ``attack`` (0 decline, 1 the next player, 2 the last), and per target
+        (index 0 next, 1 last) ``target_counters`` and ``attacker_counters``, the
+        exchange's counter decisions: a bool, or the chance of countering where the
+        exchange plays a mixed equilibrium.
 
         Examples
         --------
@@ -279,10 +316,11 @@ class ThreeSolution:
         """
         return self._decide(*self._check_state(my_points, next_points, last_points))[1]
 
-    def _decide(self, a: int, b: int, c: int) -> tuple[pd.DataFrame, dict]:
-        """The turn utility and the decisions of state (a, b, c), from one best reply."""
+    def _decide(self, a: int, b: int, c: int, shift: float = 0.0) -> tuple[pd.DataFrame, dict]:
+        """The turn utility and the decisions of state (a, b, c), from one best reply
+        (``shift``: see :meth:`_turn`)."""
         p = self._params
-        after, parts, decline = self._turn(a, b, c)
+        after, parts, decline = self._turn(a, b, c, shift)
         hit_target, hit_attacker, best_mp, best_target, best_stake = parts
         announce = announces(best_mp, best_stake, decline)
         out = {
@@ -417,6 +455,7 @@ def solve_three(rules: Rules, play_rounds: int = PLAY_ROUNDS) -> ThreeSolution:
     method = np.full(len(cycles), "pure", dtype=object)
     held_exchanges = np.zeros(len(cycles), dtype=np.int64)
     forced_index = np.full((top + 1, top + 1, top + 1), -1, dtype=np.int64)
+    mix = np.full((top + 1, top + 1, top + 1), np.nan)  # chance of the plan below
     forced_rows: list[np.ndarray] = []
     ctx = Context(duel._win, rules.mp_stake_factor, rules.mp_stake_cap or 0, n, t, final,
                   hit_given, s, q, shared["pi"], rules.counter_attacks)  # fmt: skip
@@ -432,8 +471,10 @@ def solve_three(rules: Rules, play_rounds: int = PLAY_ROUNDS) -> ThreeSolution:
         todo = [ci for ci in range(lo, hi) if periods[ci] != 1 and missing[ci] == 0]
         # the kernels release the GIL; classes of one total are independent
         found = pool.map(lambda ci: solve_mixed_class(ctx, table, *cycles[ci]), todo)
-        for ci, (how, held) in zip(todo, found, strict=True):
+        for ci, (how, held, mixes) in zip(todo, found, strict=True):
             method[ci] = how
+            for state, chance in mixes.items():
+                mix[state] = chance
             held_exchanges[ci] = sum(int((~np.isnan(f[:, :, 0])).sum()) for f in held.values())
             for state, f in held.items():
                 forced_index[state] = len(forced_rows)
@@ -471,10 +512,11 @@ def solve_three(rules: Rules, play_rounds: int = PLAY_ROUNDS) -> ThreeSolution:
                        columns=["mover", "next", "last"])  # fmt: skip
     round1: tuple[dict, dict, dict] = ({}, {}, {})
     start = _round_one(rules, t, table, duel, round1)
-    for array in (table, forced_index, forced_values):
+    for array in (table, forced_index, forced_values, mix):
         array.setflags(write=False)
     params = {**shared, "final": final, "duel": duel._win, "round1": round1,
-              "forced_index": forced_index, "forced_values": forced_values}  # fmt: skip
+              "forced_index": forced_index, "forced_values": forced_values,
+              "mix": mix}  # fmt: skip
     return ThreeSolution(rules, win, start, classes, table, params)
 
 

@@ -23,11 +23,13 @@ def test_solved_duel_policy_wins_as_often_as_the_solve_says():
 
 
 def test_solved_three_player_policy_wins_as_often_as_the_solve_says():
-    # rules whose every class settles on a pure equilibrium (two-sided check), so the
-    # agent's best replies are the solution itself
-    rules = Rules(start_points=2, n_dice=2)
+    # rules whose every class is solved exactly in pure decisions, three of them with an
+    # exchange held at another of its equilibria: the agent's best replies (held
+    # counters included) are the solution itself
+    rules = Rules(start_points=4, n_dice=2)
     sol = solve_three(rules)
-    assert sol.exact
+    assert sol.exact and not sol.held.empty
+    assert (sol.classes["method"] != "mixed").all()
     n = 100_000
     res = simulate_games(rules, [Agent.three()] * 3, n, seed=22)
     for seat in range(3):
@@ -115,7 +117,7 @@ def test_tables_no_agent_reads_are_not_built():
     from panache.game import _kernel_inputs
 
     inputs = _kernel_inputs(Rules(start_points=300), (Agent.heuristic(), Agent.random()))
-    assert inputs["three_policy"].size == 1 and inputs["three_attack"].size == 7
+    assert inputs["three_policy"].size == 2 and inputs["three_attack"].size == 14
     assert inputs["duel_policy"].size == 1
     total = sum(v.nbytes for v in inputs.values() if isinstance(v, np.ndarray))
     assert total < 10**7  # (top + 1)³ tables of zeros would be 3 GB

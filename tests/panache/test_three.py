@@ -258,8 +258,14 @@ def test_a_mixed_class_stores_a_mixture_of_best_replies():
         theta = float(np.dot(stored - above, gap) / np.dot(gap, gap))
         assert 0 < theta < 1, (key, theta)
         assert np.allclose(stored, theta * below + (1 - theta) * above, atol=1e-6, rtol=0), key
+        # the solution names the mixture: its chance on the plan below, and the two plans
+        assert abs(sol.mixed.loc[key] - theta) <= 1e-5, key
+        (first, plan_below), (second, plan_above) = sol.mixture(*key)
+        assert first == sol.mixed.loc[key] and abs(first + second - 1) <= 1e-15
+        assert plan_below != plan_above
         mixtures += 1
     assert mixtures > 0
+    assert len(sol.mixed) == mixtures  # the only mixed class of these rules
 
 
 def test_the_three_player_solve_refuses_rules_for_four_or_more():
