@@ -107,6 +107,8 @@ NEAR = 2
 MAX_TRIES = 200
 #: Traces per class, each around the closest candidate of the last.
 RETRACE = 3
+#: Traces per hold of a class's switching exchanges.
+HELD_RETRACE = 3
 #: Newton steps of a support's indifference system.
 NEWTON_STEPS = 30
 #: How far below and above a mixing state's no-change chance its two plans are read,
@@ -325,17 +327,23 @@ def _candidates(options):
     return [c[1] for c in combos[:MAX_TRIES]]
 
 
-def _search(ctx, three, states, parts, start, forced):
+def _search(ctx, three, states, parts, start, forced, traced, retrace=RETRACE):
     """Try the choices of piece / breakpoint around ``start`` (retraced up to
-    ``RETRACE`` times). Returns (values or None, the choice found, its mixing chances,
-    whether a jump lies within ``WINDOW``, the flips of the first trace)."""
+    ``RETRACE`` times); ``traced`` keeps the envelopes traced so far, by state, start
+    values and held exchanges (the searches of one class with other holds reuse the
+    states whose holds did not change). Returns (values or None, the choice found, its
+    mixing chances, whether a jump lies within ``WINDOW``, the flips of the first
+    trace)."""
     switch = False
     flips = None
-    for _ in range(RETRACE):
+    for _ in range(retrace):
         envelopes = []
         for k in range(3):
-            env = _Envelope(ctx, three, states[k], parts[k], rotate(start[(k + 1) % 3]),
-                            forced[k])  # fmt: skip
+            decline = rotate(start[(k + 1) % 3])
+            key = (k, decline.tobytes(), forced[k].tobytes())
+            if key not in traced:
+                traced[key] = _Envelope(ctx, three, states[k], parts[k], decline, forced[k])
+            env = traced[key]
             if env.bad:
                 return None, env.bad, None, switch, flips or []
             envelopes.append(env)
@@ -400,12 +408,14 @@ def solve_mixed_class(ctx, three, a, b, c):
     start = np.array([three[s] for s in states])
     parts = [ctx.parts(three, *s) for s in states]
     forced = [no_forced() for _ in range(3)]
-    v, choice, theta, switch, flips = _search(ctx, three, states, parts, start, forced)
+    traced = {}
+    v, choice, theta, switch, flips = _search(ctx, three, states, parts, start, forced, traced)
     if v is None and isinstance(choice, str):
         return ("no pure exchange" if choice == "no pure exchange" else "not found"), {}, {}
     if v is None and flips:
         for held in _forcings(flips):
-            v, choice, theta, _, _ = _search(ctx, three, states, parts, start, held)
+            v, choice, theta, _, _ = _search(ctx, three, states, parts, start, held, traced,
+                                             HELD_RETRACE)  # fmt: skip
             if v is not None:
                 forced = held
                 break

@@ -259,6 +259,37 @@ def game_row(game: str, folder: str | os.PathLike, source: CardSource | None = N
     return row
 
 
+def card_requests(games=None) -> list[tuple[str, dict]]:
+    """The (game, knobs) of every card the balance table reads: each game's seed rules
+    and each of its candidate fixes."""
+    from tabletop.games import GAMES
+
+    games = [g for g in GAMES if GAMES[g].index_row is not None] if games is None else games
+    return [(g, dict(knobs)) for g in games for knobs in ({}, *GAMES[g].index_row.fixes)]
+
+
+def _seed_card_quietly(request: tuple[str, dict]) -> None:
+    logging.basicConfig(level=logging.INFO, format="%(message)s")
+    seed_card(*request)
+
+
+def prefetch_cards(jobs: int, games=None) -> None:
+    """Compute the cards of :func:`card_requests` into the card cache, ``jobs`` at a
+    time in worker processes (each card is seeded by its own request, so the cards
+    are the same on any number of workers); :func:`balance_table` then reads them."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    from tabletop.sweep import exit_with_parent
+
+    requests = card_requests(games)
+    if jobs <= 1:
+        for request in requests:
+            seed_card(*request)
+        return
+    with ProcessPoolExecutor(max_workers=jobs, initializer=exit_with_parent) as pool:
+        list(pool.map(_seed_card_quietly, requests))
+
+
 def balance_table(folder: str | os.PathLike, games=None, source: CardSource | None = None) -> str:
     """The Markdown of the balance table (with its legend and notes) for ``games``
     (default: every registered game with an index row), links checked against the

@@ -224,9 +224,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--report-dir", default=None, help="the report folder (default: reports/)")
     parser.add_argument("--no-balance", action="store_true",
                         help="leave the balance table out (computes no card)")
+    parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1),
+                        help="balance cards computed at a time (default: 2, or 1 on one core)")
     args = parser.parse_args(argv)
+    if args.jobs < 1:
+        parser.error(f"--jobs must be at least 1, got {args.jobs}")
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     try:
+        if not args.no_balance:
+            from tabletop.balance_table import prefetch_cards
+
+            prefetch_cards(args.jobs)
         path = write_index(args.report_dir, balance=not args.no_balance)
     except (OSError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)

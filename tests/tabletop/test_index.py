@@ -4,6 +4,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from tabletop.balance_table import card_requests
 from tabletop.games import GAMES
 from tabletop.glossary import load_glossary
 from tabletop.index import INDEX_NAME, build_index, main, summarize, write_index
@@ -146,12 +147,29 @@ def test_command_line(tmp_path, capsys, monkeypatch):
     assert (tmp_path / INDEX_NAME).is_file()
     assert "Balance at a glance" not in (tmp_path / INDEX_NAME).read_text()
     assert "wrote" in capsys.readouterr().out
-    monkeypatch.setattr("tabletop.balance_table.seed_card", fake_source)
-    assert main(["--report-dir", str(tmp_path)]) == 0
+    asked = []
+    monkeypatch.setattr("tabletop.balance_table.seed_card",
+                        lambda game, knobs: asked.append((game, knobs)) or fake_source(game, knobs))
+    assert main(["--report-dir", str(tmp_path), "--jobs", "1"]) == 0
     assert "## Balance at a glance" in (tmp_path / INDEX_NAME).read_text()
+    # every card the table reads was computed first (the prefetch), then read again
+    assert asked[: len(card_requests())] == card_requests()
+    assert sorted(map(repr, asked[len(card_requests()):])) == sorted(map(repr, card_requests()))
     capsys.readouterr()
+    assert main(["--report-dir", str(tmp_path), "--jobs", "0"]) == 2
+    assert "--jobs must be at least 1, got 0" in capsys.readouterr().err
     assert main(["--report-dir", str(tmp_path / "missing"), "--no-balance"]) == 1
     assert capsys.readouterr().err == f"error: no report folder at {tmp_path / 'missing'}\n"
+
+
+def test_the_cards_asked_for_are_each_games_seed_rules_and_fixes():
+    requests = card_requests()
+    for name, game in GAMES.items():
+        if game.index_row is not None:
+            assert (name, {}) in requests
+            for knobs in game.index_row.fixes:
+                assert (name, dict(knobs)) in requests
+    assert len(requests) == len(set(map(repr, requests)))
 
 
 def test_committed_index_links_to_committed_reports():
