@@ -28,11 +28,45 @@ from tabletop.seeding import as_generator
 
 @dataclass(frozen=True)
 class GameState:
-    """Pawn cell ``(x, y)``, each seat's capital, rounds played so far."""
+    """Pawn cell ``(x, y)``, each seat's capital, rounds played so far.
+
+    Built only from integers: a pawn of two ints, one or more capitals (ints >= 0) and
+    the rounds played (an int >= 0); anything else is a TypeError or ValueError naming
+    the field. Whether the state fits a game's rules (pawn on the board, one capital
+    per seat) is checked by :func:`check_state`.
+
+    Examples
+    --------
+    >>> GameState((0, 1), (10, 7.5))
+    Traceback (most recent call last):
+    ...
+    TypeError: capitals[1] must be an int, got 7.5 (float)
+    """
 
     pawn: tuple[int, int]
     capitals: tuple[int, ...]
     round: int = 0
+
+    def __post_init__(self):
+        _check_fields(self, "")
+
+
+def _check_fields(state, prefix: str) -> None:
+    """The rule-free checks of a state's fields (see :class:`GameState`); the errors
+    name each field after ``prefix`` (``"state."``: the argument of that name)."""
+    from tabletop.validate import check_int
+
+    pawn = state.pawn
+    if isinstance(pawn, str) or not hasattr(pawn, "__len__") or len(pawn) != 2:
+        raise ValueError(f"{prefix}pawn must be a cell (x, y), got {pawn!r}")
+    for i, c in enumerate(pawn):
+        check_int(f"{prefix}pawn[{i}]", c, None)
+    capitals = state.capitals
+    if isinstance(capitals, str) or not hasattr(capitals, "__len__") or len(capitals) == 0:
+        raise ValueError(f"{prefix}capitals must hold one capital per seat, got {capitals!r}")
+    for i, c in enumerate(capitals):
+        check_int(f"{prefix}capitals[{i}]", c, 0)
+    check_int(f"{prefix}round", state.round, 0)
 
 
 def initial_state(rules: Rules) -> GameState:
@@ -81,23 +115,18 @@ def check_state(state, rules: Rules, name: str = "state") -> GameState:
 
     if not isinstance(state, GameState):
         raise TypeError(f"{name} must be a citadel.GameState, got {type(state).__name__}")
+    _check_fields(state, f"{name}.")  # again: a frozen dataclass can still be edited in place
     r = rules.radius
-    pawn = state.pawn
-    if isinstance(pawn, str) or not hasattr(pawn, "__len__") or len(pawn) != 2:
-        raise ValueError(f"{name}.pawn must be a cell (x, y), got {pawn!r}")
-    x, y = (check_int(f"{name}.pawn[{i}]", c, None) for i, c in enumerate(pawn))
+    x, y = (int(c) for c in state.pawn)
     if max(abs(x), abs(y)) > r:
         raise ValueError(
             f"{name}.pawn {(x, y)} is off the board: cells are -{r}..{r} on each axis "
             f"(radius={r}); once the pawn leaves the board the game is over"
         )
     capitals = state.capitals
-    if isinstance(capitals, str) or not hasattr(capitals, "__len__") \
-            or len(capitals) != rules.n_players:  # fmt: skip
+    if len(capitals) != rules.n_players:
         raise ValueError(f"{name}.capitals must hold one capital per seat ({rules.n_players}), "
                          f"got {capitals!r}")  # fmt: skip
-    for i, c in enumerate(capitals):
-        check_int(f"{name}.capitals[{i}]", c, 0)
     check_int(f"{name}.round", state.round, 0, rules.max_rounds - 1)
     return state
 

@@ -34,25 +34,56 @@ from typing import NamedTuple
 
 from samarra.position import PASS_LIMIT, Position, figure_name
 from samarra.rules import BLACK, DEATH, MERCHANT, SERVANT, SIDES, WHITE, Rules
-from tabletop.validate import check_instance
+from tabletop.validate import check_instance, check_int
 
 KINDS = ("move", "merchant", "death", "pass")
 
 
-class Action(NamedTuple):
+class _ActionFields(NamedTuple):
+    kind: str
+    figure: int = -1
+    target: int = -1
+
+
+class Action(_ActionFields):
     """One action: ``kind``, the own figure acting (0-2) and its target.
 
     ``target`` is a cell for a move, an enemy figure (0-2) for a power, -1 for a pass.
+    Built only from those: any other kind, figure or target is a TypeError or
+    ValueError naming the field (whether the action is legal in a position is
+    :func:`check_action`'s question).
 
     Examples
     --------
     >>> str(Action("move", 2, 4)), str(Action("death", 2, 0))
     ('move death to 4', 'death kills servant')
+    >>> Action("death", 2, 7)
+    Traceback (most recent call last):
+    ...
+    ValueError: target of a death must be an enemy figure 0..2, got 7
     """
 
-    kind: str
-    figure: int = -1
-    target: int = -1
+    __slots__ = ()
+
+    def __new__(cls, kind: str, figure: int = -1, target: int = -1):
+        if kind not in KINDS or not isinstance(kind, str):
+            raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")
+        if type(figure) is not int or type(target) is not int:  # the engine's own: plain ints
+            figure = check_int("figure", figure, -1, 2)
+            target = check_int("target", target, -1)
+        if kind == "pass":
+            if figure != -1 or target != -1:
+                raise ValueError(f"figure and target of a pass must be -1, got "
+                                 f"{figure!r} and {target!r}")  # fmt: skip
+        elif not 0 <= figure <= 2:
+            raise ValueError(f"figure of a {kind} must be an own figure 0..2, got "
+                             f"{figure!r}")  # fmt: skip
+        elif kind == "move" and target < 0:
+            raise ValueError(f"target of a move must be a cell >= 0, got {target!r}")
+        elif kind != "move" and not 0 <= target <= 2:
+            raise ValueError(f"target of a {kind} must be an enemy figure 0..2, got "
+                             f"{target!r}")  # fmt: skip
+        return super().__new__(cls, kind, figure, target)
 
     def __str__(self) -> str:
         def name(i):
@@ -142,9 +173,7 @@ cell 4 is not one orthogonal step from cell 0
     """
     if not isinstance(action, tuple) or len(action) != 3:
         raise TypeError(f"action must be an Action (kind, figure, target), got {action!r}")
-    action = Action(*action)
-    if action.kind not in KINDS:
-        raise ValueError(f"action kind must be one of {KINDS}, got {action.kind!r}")
+    action = Action(*action)  # a kind, figure and target of the right types and ranges
     if position.is_over:
         raise ValueError(f"illegal action {action}: the game is over")
     if horizon_reached(position):

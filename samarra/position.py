@@ -246,7 +246,7 @@ def format_position(position: Position) -> str:
 
 
 def _parse_error(line: str, why: str) -> ValueError:
-    return ValueError(f"cannot parse position line {line!r}: {why}")
+    return ValueError(f"text: cannot parse position line {line!r}: {why}")
 
 
 def parse_position(text: str, rules: Rules | None = None) -> Position:
@@ -275,8 +275,8 @@ def parse_position(text: str, rules: Rules | None = None) -> Position:
     lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
     if len(lines) < 2 + rules.length:
         raise ValueError(
-            f"a {rules.width} x {rules.length} position needs a header, a 'used:' line and "
-            f"{rules.length} rows, got {len(lines)} lines"
+            f"text: a {rules.width} x {rules.length} position needs a header, a 'used:' line "
+            f"and {rules.length} rows, got {len(lines)} lines"
         )
     head = lines[0]
     try:

@@ -46,6 +46,10 @@ def play_game(rules: Rules, black, white, rng: random.Random, black_setup: str |
     check_instance("rng", rng, random.Random)
     _check_agents(black, white)
     names = setups(rules)
+    for name, setup in (("black_setup", black_setup), ("white_setup", white_setup)):
+        if setup is not None and setup not in names:
+            raise ValueError(f"{name} must be None (drawn) or one of the setups "
+                             f"{', '.join(names)}, got {setup!r:.80}")  # fmt: skip
     b = rng.choice(names) if black_setup is None else black_setup
     w = rng.choice(names) if white_setup is None else white_setup
     game = Game(start_position(rules, b, w))
@@ -107,8 +111,13 @@ def tournament(rules: Rules, agents: dict, n_games: int, seed=None,
         raise ValueError(f"agents must be a non-empty dict name -> agent, got {agents!r}")
     if pairings is None:
         pairings = [(b, w) for b in agents for w in agents]
+    if isinstance(pairings, str | bytes) or not hasattr(pairings, "__iter__"):
+        raise TypeError(f"pairings must be a list of (black name, white name) or None, got "
+                        f"{pairings!r:.80}")  # fmt: skip
+    pairings = list(pairings)
     for pair in pairings:
-        if len(pair) != 2 or pair[0] not in agents or pair[1] not in agents:
+        if not isinstance(pair, tuple | list) or len(pair) != 2 or pair[0] not in agents \
+                or pair[1] not in agents:  # fmt: skip
             raise ValueError(f"pairings must name agents of {list(agents)}, got {pair!r}")
     rows = {}
     seeds = as_generator(seed)

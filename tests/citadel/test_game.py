@@ -1,5 +1,6 @@
 """The plain game loop: walls, corners, payment, the end of a game."""
 
+import numpy as np
 import pytest
 
 from citadel import Rules, agent, initial_state, play_game, play_round
@@ -86,11 +87,8 @@ def test_agents_validate():
         (GameState((0, 2), (10, 10)), ValueError,
          r"state.pawn \(0, 2\) is off the board: cells are -1..1"),
         (GameState((-5, 0), (10, 10)), ValueError, r"state.pawn \(-5, 0\) is off the board"),
-        (GameState((0, 0.5), (10, 10)), TypeError, r"state.pawn\[1\] must be an int, got 0.5"),
         (GameState((0, 0), (10,)), ValueError,
          r"state.capitals must hold one capital per seat \(2\)"),
-        (GameState((0, 0), (10, -3)), ValueError, r"state.capitals\[1\] must be >= 0, got -3"),
-        (GameState((0, 0), (10, 7.5)), TypeError, r"state.capitals\[1\] must be an int, got 7.5"),
         (GameState((0, 0), (10, 10), 200), ValueError, r"state.round must be 0..199, got 200"),
         ("start", TypeError, "state must be a citadel.GameState, got str"),
     ],
@@ -100,3 +98,23 @@ def test_a_round_is_played_only_from_a_state_on_the_board(state, error, message)
     rules = Rules(n_players=2, radius=1, max_rounds=200)
     with pytest.raises(error, match=message):
         play_round(state, [(3, "N"), (2, "S")], rules)
+
+
+@pytest.mark.parametrize(
+    ("fields", "error", "message"),
+    [
+        (((0, 0.5), (10, 10)), TypeError, r"pawn\[1\] must be an int, got 0.5"),
+        (((0, 0, 0), (10, 10)), ValueError, r"pawn must be a cell \(x, y\)"),
+        (("N", (10, 10)), ValueError, r"pawn must be a cell"),
+        (((0, 0), (10, -3)), ValueError, r"capitals\[1\] must be >= 0, got -3"),
+        (((0, 0), (10, 7.5)), TypeError, r"capitals\[1\] must be an int, got 7.5"),
+        (((0, 0), ()), ValueError, r"capitals must hold one capital per seat"),
+        (((0, 0), 100), ValueError, r"capitals must hold one capital per seat"),
+        (((0, 0), (10, 10), -1), ValueError, r"round must be >= 0, got -1"),
+        (((0, 0), (10, 10), True), TypeError, r"round must be an int, got True"),
+    ],
+)  # fmt: skip
+def test_a_state_is_built_only_from_integers(fields, error, message):
+    with pytest.raises(error, match=message):
+        GameState(*fields)
+    assert GameState((np.int64(0), 1), (np.int64(5), 0)).capitals == (5, 0)

@@ -188,7 +188,7 @@ def test_a_bad_position_file(capsys, tiny, tmp_path):
     board.write_text("to move: black\n")
     got, out, err = run(capsys, "solve", *tiny, "--position", str(board))
     assert got == 1 and out == "" and err.count("\n") == 1
-    assert err.startswith("error: a 3 x 3 position needs a header")
+    assert err.startswith("error: text: a 3 x 3 position needs a header")
 
 
 def test_python_dash_m(capsys, monkeypatch, tiny):

@@ -2,6 +2,7 @@
 
 import random
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 
@@ -250,8 +251,8 @@ def test_game_horizon_and_max_actions():
         (Action("move", 0, 1), "cell 1 is occupied by the black merchant"),
         (Action("death", 2, 0), "not adjacent"),
         (Action("merchant", 2, 0), "used by the merchant"),
-        (Action("fly", 0, 0), "kind must be one of"),
-        (Action("move", 5, 0), "figure must be 0"),
+        (("fly", 0, 0), "kind must be one of"),
+        (("move", 5, 0), "figure of a move must be an own figure 0..2"),
     ],
 )
 def test_illegal_actions_name_the_problem(action, message):
@@ -350,3 +351,24 @@ def test_win_on_arrival_only_needs_the_servant_itself_to_arrive():
     q = board([". . .", "S M* .", ". . m*", ". s ."], to_move="white", left=2,
               used="black MD, white MD")
     assert apply_action(q, Action("move", 1, 2)).winner == 1
+
+
+@pytest.mark.parametrize(
+    ("fields", "error", "message"),
+    [
+        (("jump", 0, 3), ValueError, r"kind must be one of \('move', 'merchant'"),
+        (("move", 0.5, 3), TypeError, r"figure must be an int, got 0.5"),
+        (("move", 3, 3), ValueError, r"figure of a move must be an own figure 0..2, got 3"),
+        (("move", np.int64(3), 3), ValueError, r"figure must be -1..2, got 3"),
+        (("move", 0, -1), ValueError, r"target of a move must be a cell >= 0, got -1"),
+        (("move", -1, 4), ValueError, r"figure of a move must be an own figure 0..2"),
+        (("death", 2, 7), ValueError, r"target of a death must be an enemy figure 0..2"),
+        (("merchant", 1, "2"), TypeError, r"target must be an int, got '2'"),
+        (("pass", 0, -1), ValueError, r"figure and target of a pass must be -1"),
+        (("move", True, 3), TypeError, r"figure must be an int, got True"),
+    ],
+)  # fmt: skip
+def test_an_action_is_built_only_from_a_kind_a_figure_and_a_target(fields, error, message):
+    with pytest.raises(error, match=message):
+        Action(*fields)
+    assert Action("move", np.int64(1), np.int64(4)) == ("move", 1, 4)
