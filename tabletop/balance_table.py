@@ -268,26 +268,29 @@ def card_requests(games=None) -> list[tuple[str, dict]]:
     return [(g, dict(knobs)) for g in games for knobs in ({}, *GAMES[g].index_row.fixes)]
 
 
-def _seed_card_quietly(request: tuple[str, dict]) -> None:
+def _card_logged(source: CardSource, request: tuple[str, dict]) -> pd.DataFrame:
     logging.basicConfig(level=logging.INFO, format="%(message)s")
-    seed_card(*request)
+    return source(*request)
 
 
-def prefetch_cards(jobs: int, games=None) -> None:
-    """Compute the cards of :func:`card_requests` into the card cache, ``jobs`` at a
-    time in worker processes (each card is seeded by its own request, so the cards
-    are the same on any number of workers); :func:`balance_table` then reads them."""
+def prefetch_cards(jobs: int, games=None, source: CardSource | None = None) -> list[pd.DataFrame]:
+    """The cards of :func:`card_requests` from ``source`` (default :func:`seed_card`,
+    which keeps them in the card cache for :func:`balance_table` to read), computed
+    ``jobs`` at a time in worker processes, in the order of the requests. Each card
+    is seeded by its own request, so the cards are the same on any number of workers.
+    """
+    import functools
     from concurrent.futures import ProcessPoolExecutor
 
     from tabletop.sweep import exit_with_parent
 
+    source = source or seed_card
     requests = card_requests(games)
     if jobs <= 1:
-        for request in requests:
-            seed_card(*request)
-        return
-    with ProcessPoolExecutor(max_workers=jobs, initializer=exit_with_parent) as pool:
-        list(pool.map(_seed_card_quietly, requests))
+        return [source(*request) for request in requests]
+    with ProcessPoolExecutor(max_workers=jobs, initializer=exit_with_parent,
+                             initargs=(os.getpid(),)) as pool:  # fmt: skip
+        return list(pool.map(functools.partial(_card_logged, source), requests))
 
 
 def balance_table(folder: str | os.PathLike, games=None, source: CardSource | None = None) -> str:

@@ -162,6 +162,16 @@ def test_command_line(tmp_path, capsys, monkeypatch):
     assert capsys.readouterr().err == f"error: no report folder at {tmp_path / 'missing'}\n"
 
 
+def test_cards_computed_two_at_a_time_are_those_computed_one_at_a_time():
+    from tabletop.balance_table import prefetch_cards
+
+    one = prefetch_cards(1, source=fake_source)
+    two = prefetch_cards(2, source=fake_source)
+    assert len(one) == len(card_requests()) and len(two) == len(one)
+    for a, b in zip(one, two, strict=True):
+        pd.testing.assert_frame_equal(a, b)
+
+
 def test_the_cards_asked_for_are_each_games_seed_rules_and_fixes():
     requests = card_requests()
     for name, game in GAMES.items():
