@@ -268,16 +268,18 @@ def card_requests(games=None) -> list[tuple[str, dict]]:
     return [(g, dict(knobs)) for g in games for knobs in ({}, *GAMES[g].index_row.fixes)]
 
 
-def _card_logged(source: CardSource, request: tuple[str, dict]) -> pd.DataFrame:
+def _cards_logged(source: CardSource, requests: list[tuple[str, dict]]) -> list[pd.DataFrame]:
     logging.basicConfig(level=logging.INFO, format="%(message)s")
-    return source(*request)
+    return [source(*request) for request in requests]
 
 
 def prefetch_cards(jobs: int, games=None, source: CardSource | None = None) -> list[pd.DataFrame]:
     """The cards of :func:`card_requests` from ``source`` (default :func:`seed_card`,
-    which keeps them in the card cache for :func:`balance_table` to read), computed
-    ``jobs`` at a time in worker processes, in the order of the requests. Each card
-    is seeded by its own request, so the cards are the same on any number of workers.
+    which keeps them in the card cache for :func:`balance_table` to read), in the order
+    of the requests. With ``jobs`` > 1 the games are computed that many at a time in
+    worker processes, each game's cards in one worker (they share its solves). Each
+    card is seeded by its own request, so the cards are the same on any number of
+    workers.
     """
     import functools
     from concurrent.futures import ProcessPoolExecutor
@@ -288,9 +290,16 @@ def prefetch_cards(jobs: int, games=None, source: CardSource | None = None) -> l
     requests = card_requests(games)
     if jobs <= 1:
         return [source(*request) for request in requests]
+    by_game: dict[str, list] = {}
+    for request in requests:
+        by_game.setdefault(request[0], []).append(request)
+    tasks = sorted(by_game.values(), key=len, reverse=True)  # the most cards first
     with ProcessPoolExecutor(max_workers=jobs, initializer=exit_with_parent,
                              initargs=(os.getpid(),)) as pool:  # fmt: skip
-        return list(pool.map(functools.partial(_card_logged, source), requests))
+        done = pool.map(functools.partial(_cards_logged, source), tasks)
+        cards = {repr(r): card for task, out in zip(tasks, done, strict=True)
+                 for r, card in zip(task, out, strict=True)}  # fmt: skip
+    return [cards[repr(r)] for r in requests]
 
 
 def balance_table(folder: str | os.PathLike, games=None, source: CardSource | None = None) -> str:

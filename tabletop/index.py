@@ -226,15 +226,23 @@ def main(argv: list[str] | None = None) -> int:
                         help="leave the balance table out (computes no card)")
     parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1),
                         help="balance cards computed at a time (default: 2, or 1 on one core)")
+    parser.add_argument("--cards-only", action="store_true",
+                        help="compute the balance cards into the card cache and stop "
+                             "(`make report` runs this beside the notebooks)")
     args = parser.parse_args(argv)
     if args.jobs < 1:
         parser.error(f"--jobs must be at least 1, got {args.jobs}")
+    if args.cards_only and args.no_balance:
+        parser.error("--cards-only computes the balance table's cards: drop --no-balance")
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     try:
         if not args.no_balance:
-            from tabletop.balance_table import prefetch_cards
+            from tabletop.balance_table import card_requests, prefetch_cards
 
             prefetch_cards(args.jobs)
+            if args.cards_only:
+                print(f"computed {len(card_requests())} balance cards (or read them cached)")
+                return 0
         path = write_index(args.report_dir, balance=not args.no_balance)
     except (OSError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
