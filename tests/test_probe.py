@@ -728,8 +728,10 @@ def _api() -> dict[str, Entry]:
              "max_rounds": Int(1, None, 20), "horizon": Int(1, None, 5)},
             pd.DataFrame, lambda r, a: _check_card(r), slow=True),
         "commander.battle": Entry(
-            {"kind": Choice("tactical", "economic"), "attackers": IntList(0, 10),
-             "defenders": IntList(0, 10), "target_value": Int(0, None, 3),
+            # no engaged character on a side is a strength of its bonuses alone, as in
+            # battle_odds with n_attackers=0 (the defender wins the tie)
+            {"kind": Choice("tactical", "economic"), "attackers": IntList(0, 10, empty_ok=True),
+             "defenders": IntList(0, 10, empty_ok=True), "target_value": Int(0, None, 3),
              "attacker_bonus": Int(0, None, 2), "defender_bonus": Int(0, None, 2),
              "attacker_commands": Fixed(lambda d: None, "x", [NAN], [1.5]),
              "rules": Rules(M)}, commander.BattleResult),
