@@ -245,7 +245,12 @@ def chunk_seeds(seed: SeedLike, n_chunks: int) -> np.ndarray:
     start of each chunk, so a chunk's numbers do not depend on which thread runs it.
     Seed ``i`` is ``seq.spawn(n_chunks)[i].generate_state(1, np.uint32)[0]`` with ``seq``
     from :func:`as_seed_sequence`, computed without building the children (see the
-    module docstring): 4 bytes per chunk, under 0.1 µs each.
+    module docstring): 4 bytes per chunk, under 0.1 µs each. The seeds of one call do
+    not repeat (two chunks with one stream would be one sample counted twice):
+    children of one SeedSequence differ only in their last spawn-key word, and their
+    first state words were found distinct among the first 1,000,000 children of each
+    seed tested, where independent 32-bit draws would repeat about 116 times
+    (``tests/tabletop/test_seeding.py``).
 
     Parameters
     ----------

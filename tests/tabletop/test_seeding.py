@@ -37,6 +37,14 @@ def test_bad_seeds(seed, error):
         as_seed_sequence(seed)
 
 
+@pytest.mark.parametrize("seed", [0, 2026, 2**63 + 5])
+def test_chunk_seeds_do_not_repeat(seed):
+    # two equal chunk seeds would give two chunks the same stream; independent 32-bit
+    # draws would repeat about 116 times among a million, SeedSequence's children do not
+    out = chunk_seeds(seed, 1_000_000)
+    assert np.unique(out).size == out.size
+
+
 def test_chunk_seeds_prefix_and_spread():
     a = chunk_seeds(7, 100)
     assert a.dtype == np.uint32
