@@ -236,6 +236,9 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--cards-only computes the balance table's cards: drop --no-balance")
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     try:
+        folder = Path(args.report_dir) if args.report_dir is not None else report_dir()
+        if not args.cards_only and not folder.is_dir():  # before any card is computed
+            raise FileNotFoundError(f"no report folder at {folder}")
         if not args.no_balance:
             from tabletop.balance_table import card_requests, prefetch_cards
 
