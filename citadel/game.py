@@ -48,25 +48,19 @@ class GameState:
     round: int = 0
 
     def __post_init__(self):
-        _check_fields(self, "")
+        from tabletop.validate import check_int
 
-
-def _check_fields(state, prefix: str) -> None:
-    """The rule-free checks of a state's fields (see :class:`GameState`); the errors
-    name each field after ``prefix`` (``"state."``: the argument of that name)."""
-    from tabletop.validate import check_int
-
-    pawn = state.pawn
-    if isinstance(pawn, str) or not hasattr(pawn, "__len__") or len(pawn) != 2:
-        raise ValueError(f"{prefix}pawn must be a cell (x, y), got {pawn!r}")
-    for i, c in enumerate(pawn):
-        check_int(f"{prefix}pawn[{i}]", c, None)
-    capitals = state.capitals
-    if isinstance(capitals, str) or not hasattr(capitals, "__len__") or len(capitals) == 0:
-        raise ValueError(f"{prefix}capitals must hold one capital per seat, got {capitals!r}")
-    for i, c in enumerate(capitals):
-        check_int(f"{prefix}capitals[{i}]", c, 0)
-    check_int(f"{prefix}round", state.round, 0)
+        pawn = self.pawn
+        if isinstance(pawn, str) or not hasattr(pawn, "__len__") or len(pawn) != 2:
+            raise ValueError(f"pawn must be a cell (x, y), got {pawn!r}")
+        for i, c in enumerate(pawn):
+            check_int(f"pawn[{i}]", c, None)
+        capitals = self.capitals
+        if isinstance(capitals, str) or not hasattr(capitals, "__len__") or len(capitals) == 0:
+            raise ValueError(f"capitals must hold one capital per seat, got {capitals!r}")
+        for i, c in enumerate(capitals):
+            check_int(f"capitals[{i}]", c, 0)
+        check_int("round", self.round, 0)
 
 
 def initial_state(rules: Rules) -> GameState:
@@ -115,8 +109,7 @@ def check_state(state, rules: Rules, name: str = "state") -> GameState:
 
     if not isinstance(state, GameState):
         raise TypeError(f"{name} must be a citadel.GameState, got {type(state).__name__}")
-    _check_fields(state, f"{name}.")  # again: a frozen dataclass can still be edited in place
-    r = rules.radius
+    r = rules.radius  # the fields' types and signs: checked when the state was built
     x, y = (int(c) for c in state.pawn)
     if max(abs(x), abs(y)) > r:
         raise ValueError(

@@ -107,8 +107,6 @@ NEAR = 2
 MAX_TRIES = 200
 #: Traces per class, each around the closest candidate of the last.
 RETRACE = 3
-#: Traces per hold of a class's switching exchanges.
-HELD_RETRACE = 3
 #: Newton steps of a support's indifference system.
 NEWTON_STEPS = 30
 #: How far below and above a mixing state's no-change chance its two plans are read,
@@ -327,7 +325,7 @@ def _candidates(options):
     return [c[1] for c in combos[:MAX_TRIES]]
 
 
-def _search(ctx, three, states, parts, start, forced, traced, retrace=RETRACE):
+def _search(ctx, three, states, parts, start, forced, traced):
     """Try the choices of piece / breakpoint around ``start`` (retraced up to
     ``RETRACE`` times); ``traced`` keeps the envelopes traced so far, by state, start
     values and held exchanges (the searches of one class with other holds reuse the
@@ -336,7 +334,7 @@ def _search(ctx, three, states, parts, start, forced, traced, retrace=RETRACE):
     trace)."""
     switch = False
     flips = None
-    for _ in range(retrace):
+    for _ in range(RETRACE):
         envelopes = []
         for k in range(3):
             decline = rotate(start[(k + 1) % 3])
@@ -414,8 +412,7 @@ def solve_mixed_class(ctx, three, a, b, c):
         return ("no pure exchange" if choice == "no pure exchange" else "not found"), {}, {}
     if v is None and flips:
         for held in _forcings(flips):
-            v, choice, theta, _, _ = _search(ctx, three, states, parts, start, held, traced,
-                                             HELD_RETRACE)  # fmt: skip
+            v, choice, theta, _, _ = _search(ctx, three, states, parts, start, held, traced)
             if v is not None:
                 forced = held
                 break

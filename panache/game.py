@@ -19,7 +19,7 @@ from panache.duel import max_points, solve_duel
 from panache.policy import human_policy
 from panache.rules import Rules
 from panache.simulate import policy_arrays
-from panache.three import MIX_SHIFT, solve_three
+from panache.three import solve_three
 from panache.turn import solve_turn
 from tabletop.frozen import memoize, same_fields
 from tabletop.seeding import check_count, chunk_seeds
@@ -179,23 +179,19 @@ def three_tables(rules: Rules) -> dict:
     mp_target = np.zeros((2, *shape), dtype=np.int64)
     stake = np.zeros((2, *shape), dtype=np.int64)
     first_chance = np.ones(shape)
-    mix = sol._params["mix"]
     for a in range(1, top + 1):
         for b in range(1, top + 1):
             for c in range(1, top + 1):
-                if np.isnan(mix[a, b, c]):
-                    plans = [sol._decide(a, b, c)] * 2
-                else:  # the two plans tied at the mover's no-change chance
-                    first_chance[a, b, c] = mix[a, b, c]
-                    plans = [sol._decide(a, b, c, -MIX_SHIFT), sol._decide(a, b, c, MIX_SHIFT)]
-                for k, (after, d) in enumerate(plans):
+                plans = sol._plans(a, b, c)
+                first_chance[a, b, c] = plans[0][0]
+                for k, (_, after, d) in enumerate(plans * 2 if len(plans) == 1 else plans):
                     attack[k, a, b, c, 1:] = d["attack"]
                     mp_target[k, a, b, c] = d["mp_target"]
                     stake[k, a, b, c] = d["mp_stake"]
                     policy[k, a, b, c] = bank.index_of(after["mover"].to_numpy())
                 # the exchanges' counters: the same in both plans (no jump at a mix)
-                target_counters[a, b, c, 1:] = plans[0][1]["target_counters"]
-                attacker_counters[a, b, c, 1:] = plans[0][1]["attacker_counters"]
+                target_counters[a, b, c, 1:] = plans[0][2]["target_counters"]
+                attacker_counters[a, b, c, 1:] = plans[0][2]["attacker_counters"]
     first = bank.index_of(sol.round1_utility(0).to_numpy())
     second = np.zeros(top + 1, dtype=np.int64)
     third = np.zeros((top + 1, top + 1), dtype=np.int64)

@@ -233,11 +233,16 @@ class ThreeSolution:
         [1.0]
         """
         a, b, c = self._check_state(my_points, next_points, last_points)
+        return [(chance, decisions) for chance, _, decisions in self._plans(a, b, c)]
+
+    def _plans(self, a: int, b: int, c: int) -> list[tuple[float, pd.DataFrame, dict]]:
+        """``(chance, turn utility, decisions)`` of each plan the mover plays in state
+        (a, b, c) (see :meth:`mixture`)."""
         chance = self._params["mix"][a, b, c]
         if np.isnan(chance):
-            return [(1.0, self._decide(a, b, c)[1])]
-        return [(float(chance), self._decide(a, b, c, -MIX_SHIFT)[1]),
-                (1.0 - float(chance), self._decide(a, b, c, MIX_SHIFT)[1])]  # fmt: skip
+            return [(1.0, *self._decide(a, b, c))]
+        return [(float(chance), *self._decide(a, b, c, -MIX_SHIFT)),
+                (1.0 - float(chance), *self._decide(a, b, c, MIX_SHIFT))]  # fmt: skip
 
     def _check_state(self, my_points, next_points, last_points) -> tuple[int, int, int]:
         top = self._table.shape[0] - 1

@@ -259,12 +259,19 @@ def game_row(game: str, folder: str | os.PathLike, source: CardSource | None = N
     return row
 
 
+def _indexed_games(games=None) -> list[str]:
+    """``games``, or by default every registered game with an index row."""
+    from tabletop.games import GAMES
+
+    return [g for g in GAMES if GAMES[g].index_row is not None] if games is None else games
+
+
 def card_requests(games=None) -> list[tuple[str, dict]]:
     """The (game, knobs) of every card the balance table reads: each game's seed rules
     and each of its candidate fixes."""
     from tabletop.games import GAMES
 
-    games = [g for g in GAMES if GAMES[g].index_row is not None] if games is None else games
+    games = _indexed_games(games)
     return [(g, dict(knobs)) for g in games for knobs in ({}, *GAMES[g].index_row.fixes)]
 
 
@@ -306,10 +313,7 @@ def balance_table(folder: str | os.PathLike, games=None, source: CardSource | No
     """The Markdown of the balance table (with its legend and notes) for ``games``
     (default: every registered game with an index row), links checked against the
     reports of ``folder``."""
-    from tabletop.games import GAMES
-
-    games = [g for g in GAMES if GAMES[g].index_row is not None] if games is None else games
-    rows = [game_row(g, folder, source) for g in games]
+    rows = [game_row(g, folder, source) for g in _indexed_games(games)]
 
     def cell(text: str) -> str:
         return text.replace("|", "\\|").replace("\n", " ")
