@@ -103,8 +103,9 @@ def economy_variants(
     pandas.DataFrame
         Index ``variant``; columns ``finished`` (share of games won within
         ``max_rounds``), ``mean_round`` and ``median_round`` of the finished games,
-        ``first_seat`` (win share of seat 0 among finished games) and
-        ``player_<i>`` (win share of player ``i`` among all games).
+        ``first_seat`` (win share of seat 0 among finished games),
+        ``player_<i>`` (win share of player ``i`` among all games), and the sample
+        sizes behind the shares: ``games`` (``n``) and ``finished_games``.
 
     Examples
     --------
@@ -131,6 +132,8 @@ def economy_variants(
         }
         for p in range(rules.n_players):
             row[f"player_{p}"] = float((res.win_player == p).mean()) if n else np.nan
+        row["games"] = n
+        row["finished_games"] = int(done.sum())
         rows[name] = row
     frame = pd.DataFrame.from_dict(rows, orient="index")
     frame.index.name = "variant"

@@ -29,6 +29,28 @@ def test_report_writes_markdown_and_figures(tmp_path):
         report.figure(fig, "line", "again")
 
 
+def test_checks_and_timings_go_to_one_appendix_at_the_end(tmp_path):
+    from tabletop.report import APPENDIX_HEADING
+
+    report = Report("demo", "Demo report")
+    report.heading("Findings")
+    report.text("The finding.")
+    report.table(pd.DataFrame({"z": [0.5]}), caption="A z-table", appendix=True)
+    report.heading("More findings")
+    report.text("Another finding.")
+    report.text("Seconds taken.", appendix=True)
+    text = report.markdown()
+    order = ["## Findings", "The finding.", "## More findings", "Another finding.",
+             f"## {APPENDIX_HEADING}", "*A z-table*", "Seconds taken."]
+    positions = [text.index(part) for part in order]
+    assert positions == sorted(positions)
+    assert text.count(APPENDIX_HEADING) == 1
+    # no appendix material, no appendix heading
+    plain = Report("demo", "Demo report")
+    plain.text("Only findings.")
+    assert APPENDIX_HEADING not in plain.markdown()
+
+
 def test_names_and_environment(monkeypatch, tmp_path):
     with pytest.raises(ValueError, match="name"):
         Report("bad name!", "x")
