@@ -616,3 +616,104 @@ def infeasible_count(n, steps, layout, block_start, block_a, block_code):
                 bad += 1
         total += bad
     return total
+
+
+@jit
+def _layer_moves(s, n, width, length, steps, adj, auto_death, arrival_only, offset, layout,
+                 block_start, block_a, block_code, cells, status, codes, nexts, work):  # fmt: skip
+    """Decode state ``s`` and list its actions: returns ``(a, m, has_win)``."""
+    a, tag = decode(s, n, block_start, block_a, block_code, layout, cells, status)
+    m = actions(cells, status, a, tag, n, width, length, steps, adj, auto_death, arrival_only,
+                offset, layout, codes, nexts, work)  # fmt: skip
+    has_win = False
+    for i in range(m):
+        if codes[i] == WIN:
+            has_win = True
+    return a, m, has_win
+
+
+@parallel_jit
+def horizon_fanout(states, fill, first, n, width, length, steps, adj, auto_death,
+                   arrival_only, offset, layout, block_start, block_a, block_code, dist,
+                   out):  # fmt: skip
+    """The states one action after ``states`` whose values the reachable induction needs
+    (see ``samarra.horizon``). A state needs none of its children's values when one
+    action settles it whatever is left: a forced result in one action (``dist`` of
+    +-1), an action that wins, or no legal action (the tie-break). With ``fill`` False,
+    ``out[i]`` receives the count of state ``i``'s children; with ``fill`` True they are
+    written to ``out[first[i]:first[i + 1]]``.
+    """
+    for i in prange(states.size):
+        cells = np.empty(6, np.int64)
+        status = np.empty(4, np.int64)
+        codes = np.empty(MAX_ACTIONS, np.int64)
+        nexts = np.empty(MAX_ACTIONS, np.int64)
+        work = np.empty(64, np.int64)
+        s = states[i]
+        k = 0
+        if dist[s] != 1 and dist[s] != -1:
+            _, m, has_win = _layer_moves(s, n, width, length, steps, adj, auto_death,
+                                         arrival_only, offset, layout, block_start, block_a,
+                                         block_code, cells, status, codes, nexts, work)  # fmt: skip
+            if not has_win:
+                for j in range(m):
+                    if codes[j] == CONTINUE:
+                        if fill:
+                            out[first[i] + k] = nexts[j]
+                        k += 1
+        if not fill:
+            out[i] = k
+
+
+@parallel_jit
+def reach_start(states, n, width, length, block_start, block_a, block_code, layout, prev):
+    """``prev[i]``: the tie-break value of ``states[i]`` (no action left)."""
+    for i in prange(states.size):
+        cells = np.empty(6, np.int64)
+        status = np.empty(4, np.int64)
+        decode(states[i], n, block_start, block_a, block_code, layout, cells, status)
+        prev[i] = tie_break_value(cells, n, width, length)
+
+
+@parallel_jit
+def reach_step(t, last, states, depth, n, width, length, steps, adj, auto_death,
+               arrival_only, offset, layout, block_start, block_a, block_code, dist, prev,
+               cur):  # fmt: skip
+    """:func:`horizon_step` over the reachable states only: ``cur[i]``, the value of
+    ``states[i]`` (sorted) with ``t`` actions left, for the states first reached after
+    at most ``last`` actions (``depth[i] <= last``), from ``prev`` (``t - 1`` left;
+    a child's value is found by binary search in ``states``). The others keep ``cur``
+    as it is: their value with ``t`` left is never needed.
+    """
+    for i in prange(states.size):
+        if depth[i] > last:
+            continue
+        cells = np.empty(6, np.int64)
+        status = np.empty(4, np.int64)
+        codes = np.empty(MAX_ACTIONS, np.int64)
+        nexts = np.empty(MAX_ACTIONS, np.int64)
+        work = np.empty(64, np.int64)
+        s = states[i]
+        d = dist[s]
+        if 0 < d <= t:
+            cur[i] = 1
+            continue
+        if 0 < -d <= t:
+            cur[i] = -1
+            continue
+        a, m, has_win = _layer_moves(s, n, width, length, steps, adj, auto_death, arrival_only,
+                                     offset, layout, block_start, block_a, block_code, cells,
+                                     status, codes, nexts, work)  # fmt: skip
+        if m == 0:
+            cur[i] = tie_break_value(cells, n, width, length)
+        elif has_win:
+            cur[i] = 1
+        else:
+            best = -1
+            for j in range(m):
+                if codes[j] == CONTINUE:
+                    c = np.searchsorted(states, nexts[j])
+                    v = prev[c] if a == 2 else -prev[c]
+                    if v > best:
+                        best = v
+            cur[i] = best

@@ -73,7 +73,12 @@ from samarra.engine import Action, apply_action, legal_actions, tie_break
 from samarra.position import Position
 from samarra.rules import BLACK, DEATH, MERCHANT, SIDES, Rules
 from tabletop.budget import Chunks, Estimate, check_memory, progress_bar, show_progress
-from tabletop.files import atomic_write_bytes, remove_stale_temporaries, warn_if_unwritable
+from tabletop.files import (
+    atomic_write_bytes,
+    computing_once,
+    remove_stale_temporaries,
+    warn_if_unwritable,
+)
 from tabletop.frozen import freeze, same_fields
 from tabletop.validate import check_path
 
@@ -511,20 +516,35 @@ def solve(rules: Rules | None = None, cache: bool = True, directory=None, *,
     path = cache_path(rules, directory)
     if cache:
         remove_stale_temporaries(path.parent)  # of writes killed mid-way
-        dist = load_table(path, rules, geo.n_states) if path.is_file() else None
+        dist = _cached(path, rules, geo)
         if dist is not None:
             return Table(rules, dist, geo)
     check_memory(solve_size(rules, cache), allow_large,
                  hint="use a smaller board or fewer optional turn rules")  # fmt: skip
+    if not cache:
+        return Table(rules, _build_frozen(rules, geo, progress), geo)
+    # two processes that need the same table (a report's notebook and the index's
+    # cards) solve it once: the second waits for the first, then reads the cache
+    with computing_once(path):
+        dist = _cached(path, rules, geo)
+        if dist is None:
+            dist = _build_frozen(rules, geo, progress)
+            # an unwritable folder loses the cache, never the table
+            with warn_if_unwritable(path, f"the solved table ({rules.solver_key()})"):
+                save_table(path, rules, dist)
+    return Table(rules, dist, geo)
+
+
+def _cached(path: Path, rules: Rules, geo: Geometry) -> np.ndarray | None:
+    return load_table(path, rules, geo.n_states) if path.is_file() else None
+
+
+def _build_frozen(rules: Rules, geo: Geometry, progress: bool) -> np.ndarray:
     token = _PROGRESS.set(progress)
     try:
-        dist = freeze(_build(rules, geo))
+        return freeze(_build(rules, geo))
     finally:
         _PROGRESS.reset(token)
-    if cache:  # an unwritable folder loses the cache, never the table
-        with warn_if_unwritable(path, f"the solved table ({rules.solver_key()})"):
-            save_table(path, rules, dist)
-    return Table(rules, dist, geo)
 
 
 def random_play(rules: Rules, seed=None, n_actions: int = 60) -> tuple[list, list]:

@@ -243,3 +243,42 @@ def warn_if_unwritable(path: str | os.PathLike, what: str) -> Iterator[None]:
             CacheWarning,
             stacklevel=3,
         )
+
+
+@contextlib.contextmanager
+def computing_once(path: str | os.PathLike) -> Iterator[None]:
+    """Hold an exclusive lock for computing the file at ``path``, so that processes that
+    need the same cached result compute it once: the first computes and stores it, the
+    others wait here and then find it in the cache.
+
+    The lock is :func:`fcntl.flock` on ``.<name>.lock`` beside ``path``; the system
+    releases it when its holder ends, killed or not, so a crash never leaves a stale
+    lock. Where the folder cannot be written or ``fcntl`` does not exist, there is no
+    lock (each process computes for itself, as without one). The lock file itself is
+    left in place: removing it would let a third process lock a new file while a
+    second still waits on the old one.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> target = pathlib.Path(tempfile.mkdtemp()) / "table.npz"
+    >>> with computing_once(target):
+    ...     _ = atomic_write_text(target, "solved")
+    >>> target.read_text()
+    'solved'
+    """
+    try:
+        import fcntl
+    except ImportError:  # no flock on this system: no lock
+        yield
+        return
+    path = Path(path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle = open(path.parent / f".{path.name}.lock", "a+b")  # noqa: SIM115
+    except OSError:  # an unwritable folder: compute without the lock
+        yield
+        return
+    with handle:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+        yield

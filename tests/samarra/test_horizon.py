@@ -112,3 +112,36 @@ def test_horizon_size_is_the_peak_memory_and_a_huge_maximum_is_refused_at_once()
                     peak_bytes(lambda: horizon_values(table, [start], 6)))  # fmt: skip
     refused_at_once(lambda: solve_horizon(table=table, max_horizon=10**12), "max_horizon=")
     refused_at_once(lambda: horizon_values(table, [start], 10**13), "max_horizon=")
+
+
+@pytest.mark.parametrize(("name", "longest"), [("table33", 34), ("table33_optional", 6)])
+def test_the_reachable_induction_equals_the_sweep_over_the_whole_index(name, longest, request):
+    from samarra import horizon
+
+    table = request.getfixturevalue(name)
+    rules = table.rules
+    starts = [start_position(rules, b, w) for b in setups(rules) for w in setups(rules)]
+    # positions from the middle of random games too, not only the starts
+    middle = [random_play(rules, n_actions, seed) for seed in range(40) for n_actions in (3, 9)]
+    positions = starts + [p for p in middle if not p.is_over]
+    targets = np.array([table.index(p) for p in positions], dtype=np.int64)
+    # the sweep's row t does not depend on the largest horizon asked; the reachable
+    # induction visits fewer states for a shorter one. On 3 x 3 every reachable state
+    # is found within 31 actions, so 34 also covers the search that runs out of states.
+    sweep = horizon._induction(table, targets, longest, False)
+    for max_horizon in sorted({0, 1, longest // 2, longest}):
+        reach = horizon._reachable_induction(table, targets, max_horizon, False)
+        assert reach is not None  # far below the share that gives way to the sweep
+        assert np.array_equal(reach, sweep[: max_horizon + 1])
+
+
+def test_the_reachable_induction_gives_way_to_the_sweep_past_its_share(table33, monkeypatch):
+    from samarra import horizon
+
+    start = start_position(table33.rules, "SMD", "DMS")
+    expected = horizon._induction(table33, np.array([table33.index(start)]), 12, False)
+    monkeypatch.setattr(horizon, "REACHABLE_SHARE", 1e-4)
+    calls = []
+    real = horizon._induction
+    monkeypatch.setattr(horizon, "_induction", lambda *a: calls.append(1) or real(*a))
+    assert np.array_equal(horizon_values(table33, [start], 12), expected) and calls == [1]

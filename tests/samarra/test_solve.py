@@ -252,6 +252,23 @@ def test_cache_is_reused_and_a_bad_file_is_rebuilt(tmp_path, monkeypatch):
     assert len(calls) == 2
 
 
+def test_two_callers_needing_one_table_solve_it_once(tmp_path, monkeypatch):
+    import threading
+
+    solve_module = importlib.import_module("samarra.solve")
+    calls, real = [], solve_module._build
+    monkeypatch.setattr(solve_module, "_build", lambda r, g: calls.append(1) or real(r, g))
+    rules, tables = Rules(length=3), []
+    threads = [threading.Thread(target=lambda: tables.append(solve(rules, directory=tmp_path)))
+               for _ in range(2)]  # fmt: skip
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=300)
+    assert len(calls) == 1 and len(tables) == 2
+    assert np.array_equal(tables[0].dist, tables[1].dist)
+
+
 def test_solve_refuses_rules_it_does_not_cover():
     with pytest.raises(ValueError, match="horizon"):
         solve(Rules(length=3, horizon=10), cache=False)

@@ -113,3 +113,42 @@ def test_unwritable_cache_folder_warns_naming_it(tmp_path):
         atomic_write_bytes(target, b"x")
     with pytest.raises(ValueError, match="other"), warn_if_unwritable(target, "the table"):
         raise ValueError("other errors pass through")
+
+
+def test_computing_once_makes_a_second_caller_wait_for_the_first(tmp_path):
+    import threading
+    import time
+
+    from tabletop.files import computing_once
+
+    target = tmp_path / "cache" / "table.txt"
+    inside, seen = threading.Event(), []
+
+    def first():
+        with computing_once(target):
+            inside.set()
+            time.sleep(0.5)  # computing
+            atomic_write_text(target, "solved")
+
+    def second():
+        inside.wait()
+        with computing_once(target):  # blocks until the first has stored its result
+            seen.append(target.read_text() if target.exists() else None)
+
+    threads = [threading.Thread(target=first), threading.Thread(target=second)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=30)
+    assert seen == ["solved"]
+
+
+def test_computing_once_without_a_writable_folder_runs_unlocked(tmp_path):
+    from tabletop.files import computing_once
+
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    ran = []
+    with computing_once(blocker / "sub" / "table.npz"):  # a folder under a file
+        ran.append(True)
+    assert ran == [True]
