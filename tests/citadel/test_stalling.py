@@ -158,3 +158,25 @@ def test_bad_arguments(kwargs, error, match):
         stalling(Rules(radius=1, capital=10, bid_step=5), **kwargs)
     with pytest.raises(TypeError, match="sol must be a DuelGameSolution"):
         stall_odds("solution")
+
+
+@pytest.mark.slow
+def test_sides_draw_chance_matches_monte_carlo():
+    """N + E against S + W with 20 points a seat: the solved play is drawn about half
+    the time. simulate_sides plays the solution's orders with the reference resolution
+    (not the solve's tables); a game with no winner after 40 rounds counts as drawn
+    (the exact figure counts games stalled for good; both sides' strategies leave a
+    state that is not stalled within a few rounds, so the two agree within the
+    sampling error unless one is wrong)."""
+    from citadel.sides import simulate_sides
+
+    sol = solve_sides(Rules(radius=1, capital=20, bid_step=5), "NE")
+    odds = stall_odds(sol)
+    assert 0.1 < odds.draw < 0.9  # a case where the draw chance is neither 0 nor 1
+    played = simulate_sides(sol, 3000, seed=23, max_rounds=40)
+    drawn = ((played["score_a"] + played["score_b"]) == 0).to_numpy(dtype=float)
+    for samples, target in ((played["score_a"].to_numpy(), odds.score_a),
+                            (played["score_b"].to_numpy(), odds.score_b), (drawn, odds.draw)):
+        mean = samples.mean()
+        se = samples.std(ddof=1) / np.sqrt(samples.size)
+        assert abs(mean - target) <= 4 * se, (mean, target, se)
