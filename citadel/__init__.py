@@ -10,6 +10,7 @@ from citadel.rules import DIRECTIONS, Rules
 from citadel.sides import SidesCheck, SidesSolution, check_sides, simulate_sides, solve_sides
 from citadel.simulate import GameSamples, seat_balance, simulate_games
 from citadel.stage import exploitability, regret_matching, stage_payoffs
+from citadel.stalling import StallOdds, stall_odds, stalling
 from citadel.whole_game import DuelCheck, DuelGameSolution, check_solution, solve_duel_game
 
 __all__ = [
@@ -26,6 +27,7 @@ __all__ = [
     "Rules",
     "SidesCheck",
     "SidesSolution",
+    "StallOdds",
     "agent",
     "alliance_analysis",
     "balance",
@@ -46,4 +48,6 @@ __all__ = [
     "solve_duel_game",
     "solve_sides",
     "stage_payoffs",
+    "stall_odds",
+    "stalling",
 ]

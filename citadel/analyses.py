@@ -18,8 +18,6 @@ import dataclasses
 import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
 
-import numpy as np
-
 from citadel.coalitions import alliance_analysis, coalition_classes
 from citadel.rules import Rules
 from citadel.sides import sides_space
@@ -124,9 +122,6 @@ def balance(rules: Rules | None = None, *, n_games: int = 20_000, seed=0,
           (exact): what N+E, N+S and N+E+S can guarantee themselves;
         * ``least_core_epsilon`` and ``core_empty`` (exact).
 
-        The coalition rows are NaN when ``min_bid > 0``: the coalition solve needs
-        every member of a side to be able to abstain (their meaning says so).
-
     Examples
     --------
     >>> card = balance(Rules(radius=1, capital=10, bid_step=5), n_games=500,
@@ -141,10 +136,8 @@ def balance(rules: Rules | None = None, *, n_games: int = 20_000, seed=0,
     root = as_seed_sequence(seed)
     jobs = check_count("jobs", jobs, 1)
     coalition_text = str(g_coal)
-    if rules.min_bid > 0:  # solve_sides needs every member of a side able to abstain
-        coalition_text += " (not solved: the coalition solve needs min_bid = 0)"
     pool = None
-    if jobs > 1 and rules.min_bid == 0:  # coalitions in a second process, the rest here
+    if jobs > 1:  # coalitions in a second process, the rest here
         pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
     try:
         if pool is not None:
@@ -152,10 +145,8 @@ def balance(rules: Rules | None = None, *, n_games: int = 20_000, seed=0,
         entries = _main_entries(rules, g_duel, n_games, root)
         if pool is not None:
             entries.update(coalitions.result())
-        elif rules.min_bid == 0:
-            entries.update(_coalition_entries(rules, g_coal))
         else:
-            entries.update({m: exact(np.nan, 0) for m in COALITION_METRICS})
+            entries.update(_coalition_entries(rules, g_coal))
     finally:
         if pool is not None:
             pool.shutdown(cancel_futures=True)

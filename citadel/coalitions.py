@@ -119,7 +119,10 @@ def coalition_values(rules: Rules, use_symmetry: bool = True,
         for image in images:
             found.setdefault(image, (chk.value, name, chk.exploitability, chk.p_draw))
     steps_needed = (rules.radius + 1) * rules.smallest_bid
-    grand = 1.0 if n * rules.capital >= steps_needed else 0.0
+    if rules.min_bid == 0:  # one seat at a time may write, the others abstain
+        grand = 1.0 if n * rules.capital >= steps_needed else 0.0
+    else:  # every seat writes at least the smallest amount each round
+        grand = 1.0 if rules.capital >= steps_needed else 0.0
     found[frozenset(range(n))] = (grand, "", 0.0, 1.0 - grand)
     rows = {side_name(rules, s): found[s] for s in
             sorted(found, key=lambda s: (len(s), sorted(s)))}  # fmt: skip

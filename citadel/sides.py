@@ -18,7 +18,14 @@ Abstraction, stated (and measured by :func:`check_sides` within it):
   countered (docs/rules.md, Resolution, step 2: a single order of the same amount the
   opposite way cancels a combined one); it never splits its members over two
   directions. With each side pulling only toward its own lines no tie can cost a fee,
-  so capitals stay on the grid of ``bid_step``. ``min_bid`` must be 0 (members abstain).
+  so capitals stay on the grid of ``bid_step``.
+* **min_bid.** With ``min_bid`` 0 the other members abstain. With ``min_bid`` > 0 a
+  member who can bid must (docs/rules.md), so the other members write the smallest
+  legal amount ``s`` (:attr:`citadel.Rules.smallest_bid`) in the same direction: the
+  side still pulls one way, its ``n - k`` fillers merging among themselves (and with
+  the authors when ``a = s``). A pool that cannot pay every member's ``s`` lets as many
+  members write ``s`` as it can pay (``pool // s``, all in one direction); an empty one
+  abstains.
 * **No round limit**: a game that stalls for ever is a draw, as in the 1 vs 1 solve.
 
 Precision: each state's fixed point is certified to a residual of 1e-10. Where a side
@@ -93,6 +100,12 @@ class SidesSpace:
     amounts, dirs, authors : tuple of numpy.ndarray
         Per side: each action's per-author amount, direction and number of authors
         (action 0 is the abstention).
+    writers : tuple of numpy.ndarray
+        Per side: how many members write an order (the authors, then fillers who
+        write ``rules.smallest_bid`` the same way; more than the authors only when
+        ``min_bid`` > 0); 0 for the abstention.
+    spend : tuple of numpy.ndarray
+        Per side: the points its members write in all (at most the pooled capital).
     dx, dy : numpy.ndarray
         ``(actions A, actions B)``: the pawn's step before walls.
     cost : tuple of numpy.ndarray
@@ -116,12 +129,28 @@ class SidesSpace:
     levels: tuple
     level_of: tuple = field(repr=False)
     compass: tuple = (False, False)
+    writers: tuple = ()
+    spend: tuple = ()
 
     __eq__ = same_fields
 
     def legal(self, side: int, capital: int) -> np.ndarray:
-        """Indices of the actions side ``side`` may play holding pooled ``capital``."""
-        return np.flatnonzero(self.amounts[side] * self.authors[side] <= capital)
+        """Indices of the actions side ``side`` may play holding pooled ``capital``.
+
+        With ``min_bid`` > 0 every member writes while the pool can pay each one's
+        smallest amount; below that as many members as it can pay write the smallest
+        amount (none: the abstention).
+        """
+        spend = self.spend[side]
+        if self.rules.min_bid == 0:
+            return np.flatnonzero(spend <= capital)
+        members = len(self.sides[side])
+        every = np.flatnonzero((self.writers[side] == members) & (spend <= capital))
+        if every.size:
+            return every
+        smallest = self.rules.smallest_bid
+        can = capital // smallest
+        return np.flatnonzero((self.writers[side] == can) & (spend == can * smallest))
 
     def pool(self, side: int) -> int:
         """The side's pooled starting capital."""
@@ -142,27 +171,33 @@ def sides_space(rules: Rules, side="NE", compass=(False, False)) -> SidesSpace:
     (['N', 'N', 'N', 'E', 'E', 'N', 'N', 'E', 'E'], [1, 1, 2, 1, 2, 1, 2, 1, 2])
     """
     seats_a = check_side(rules, side)
-    if rules.min_bid != 0:
-        raise ValueError(f"solve_sides needs min_bid=0 (members of a side abstain), got "
-                         f"min_bid={rules.min_bid}")  # fmt: skip
     seats_b = tuple(i for i in range(rules.n_players) if i not in seats_a)
     homes = rules.homes
     grid = [int(a) for a in rules.legal_amounts(rules.capital) if a > 0]
-    amounts, dirs, authors = [], [], []
+    low = rules.smallest_bid
+    amounts, dirs, authors, writers = [], [], [], []
     for seats, everywhere in zip((seats_a, seats_b), compass, strict=True):
         ways = range(8) if everywhere else [int(homes[s]) for s in seats]
-        acts = [(0, int(homes[seats[0]]), 1)]
-        acts += [(a, d, k) for a in grid for d in ways for k in range(1, len(seats) + 1)]
-        amounts.append(np.array([a for a, _, _ in acts], dtype=np.int64))
-        dirs.append(np.array([d for _, d, _ in acts], dtype=np.int64))
-        authors.append(np.array([k for _, _, k in acts], dtype=np.int64))
+        n_m = len(seats)
+        acts = [(0, int(homes[seats[0]]), 1, 0)]
+        if rules.min_bid == 0:
+            acts += [(a, d, k, k) for a in grid for d in ways for k in range(1, n_m + 1)]
+        else:  # every member writes; fillers write the smallest amount the same way
+            acts += [(low, d, w, w) for w in range(1, n_m) for d in ways]  # a short pool
+            acts += [(a, d, k, n_m) for a in grid for d in ways for k in range(1, n_m + 1)
+                     if a != low or k == n_m]  # fmt: skip
+        for out, col in zip((amounts, dirs, authors, writers), zip(*acts, strict=True),
+                            strict=True):  # fmt: skip
+            out.append(np.array(col, dtype=np.int64))
+    spend = tuple(a * k + (w - k).clip(0) * low
+                  for a, k, w in zip(amounts, authors, writers, strict=True))  # fmt: skip
     m, n = amounts[0].size, amounts[1].size
     order_a = np.zeros((m, n, rules.n_players), dtype=np.int64)
     order_d = np.zeros((m, n, rules.n_players), dtype=np.int64)
     for side, seats in enumerate((seats_a, seats_b)):
         for rank, seat in enumerate(seats):
-            writes = authors[side] > rank
-            a = np.where(writes, amounts[side], 0)
+            a = np.where(authors[side] > rank, amounts[side],
+                         np.where(writers[side] > rank, low, 0))  # fmt: skip
             d = dirs[side]
             if side == 0:
                 order_a[:, :, seat] = a[:, None]
@@ -190,8 +225,20 @@ def sides_space(rules: Rules, side="NE", compass=(False, False)) -> SidesSpace:
     return SidesSpace(
         rules, (seats_a, seats_b), tuple(amounts), tuple(dirs), tuple(authors),
         steps[:, 0].reshape(m, n).copy(), steps[:, 1].reshape(m, n).copy(), cost,
-        tuple(levels), tuple(level_of), tuple(bool(c) for c in compass),
+        tuple(levels), tuple(level_of), tuple(bool(c) for c in compass), tuple(writers),
+        spend,
     )  # fmt: skip
+
+
+def _order_name(space: SidesSpace, side: int, action: int) -> str:
+    """A combined order as text: ``"2 x 10 N"``, with fillers ``"1 x 10 N + 1 x 5 N"``."""
+    a, k = int(space.amounts[side][action]), int(space.authors[side][action])
+    if a == 0:
+        return "abstain"
+    way = DIRECTIONS[space.dirs[side][action]]
+    name = f"{k} x {a} {way}"
+    fill = int(space.writers[side][action]) - k
+    return name + (f" + {fill} x {space.rules.smallest_bid} {way}" if fill > 0 else "")
 
 
 def _moves(rules: Rules, x: int, y: int, dx: np.ndarray, dy: np.ndarray):
@@ -311,8 +358,7 @@ class SidesSolution:
         start = (0, 0, self.space.pool(0), self.space.pool(1))
         actions, probs = (self.row if side == 0 else self.column)[start]
         sp = self.space
-        names = [f"{sp.authors[side][a]} x {sp.amounts[side][a]} {DIRECTIONS[sp.dirs[side][a]]}"
-                 if sp.amounts[side][a] else "abstain" for a in actions]  # fmt: skip
+        names = [_order_name(sp, side, a) for a in actions]
         return pd.Series(probs, index=pd.Index(names, name="order"), name="probability")
 
 
@@ -327,7 +373,8 @@ def solve_sides(rules: Rules, side="NE", objective: str = "difference",
     Parameters
     ----------
     rules : Rules
-        Any number of players; ``min_bid`` must be 0.
+        Any number of players; with ``min_bid`` > 0 the members who are not authors
+        write the smallest legal amount the same way (see the module docstring).
     side : str or sequence of str
         Side A's seats, e.g. ``"NE"`` (N + E against S + W) or ``"N"`` (N alone
         against the others).
@@ -392,7 +439,8 @@ def _policy(sol: SidesSolution, side: int, space: SidesSpace):
     table = sol.row if side == 0 else sol.column
     def keys(sp):
         return list(zip(sp.amounts[side].tolist(), sp.dirs[side].tolist(),
-                        sp.authors[side].tolist(), strict=True))  # fmt: skip
+                        sp.authors[side].tolist(), sp.writers[side].tolist(),
+                        strict=True))  # fmt: skip
 
     index = {key: i for i, key in enumerate(keys(space))}
     mapped = np.array([index[key] for key in keys(own)])
@@ -580,6 +628,8 @@ def simulate_sides(sol: SidesSolution, n: int, seed=None, max_rounds: int | None
                 for rank, seat in enumerate(space.sides[side]):
                     if rank < space.authors[side][act]:
                         amounts[seat] = space.amounts[side][act]
+                    elif rank < space.writers[side][act]:  # a filler (min_bid > 0)
+                        amounts[seat] = rules.smallest_bid
                     directions[seat] = space.dirs[side][act]
             res = resolve_reference(amounts, directions, rules.resolution, rules.payment)
             for side, seats in enumerate(space.sides):

@@ -622,6 +622,14 @@ def _api() -> dict[str, Entry]:
             {"rules": Rules(C), "side": Choice("N", "NE"),
              "objective": Choice("difference", "score"), "compass": BOOL},
             citadel.SidesSolution, slow=True),
+        "citadel.stall_odds": Entry(
+            {"sol": Fixed(lambda d: _citadel_duel(), "x", 3, None)}, citadel.StallOdds,
+            lambda r, a: _in_unit(r.draw, r.score_a, r.score_b) and r.rounds >= 0),
+        "citadel.stalling": Entry(
+            {"rules": Rules(C, capital=5), "min_bids": Fixed(lambda d: (0, 1), "x", 5, [-1], None),
+             "sides": Fixed(lambda d: ("N",), 3, ["NX"], [5]), "duel": BOOL,
+             "objective": Choice("difference", "score")}, pd.DataFrame,
+            lambda r, a: bool(((r["draw"] >= 0) & (r["draw"] <= 1)).all()), slow=True),
         "citadel.stage_payoffs": Entry(
             {"rules": Rules(C), "state": Fixed(_state, "x", 3, None),
              "orders": Fixed(lambda d: [[(0, None)]] * d["rules"].n_players, "x", 3, None),
@@ -859,7 +867,8 @@ RECORDS = {
                 "GameResults", "PlayerSheet", "RuleSearch", "ThreeSolution",
                 "TurnDistribution", "TurnSolution"),
     "citadel": ("AllianceAnalysis", "DuelCheck", "DuelGameSolution", "EmpiricalGame",
-                "GameRecord", "GameSamples", "Resolution", "SidesCheck", "SidesSolution"),
+                "GameRecord", "GameSamples", "Resolution", "SidesCheck", "SidesSolution",
+                "StallOdds"),
     "samarra": ("GameResult", "HorizonGame", "SetupGame", "Value", "View"),
     "commander": ("BattleOdds", "BattleResult", "CardDataError", "CardSet",
                   "EconomyResult", "RaceResult", "Violation"),

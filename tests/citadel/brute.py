@@ -62,8 +62,8 @@ def duel_value_iteration(rules: Rules, n_dirs, s_dirs, iterations: int = 400, to
     r, c = rules.radius, rules.capital
     V = np.zeros((2 * r + 1, c + 1, c + 1)) if start is None else np.array(start, dtype=float)
 
-    def orders(cap, dirs):
-        return [(0, dirs[0])] + [(a, d) for a in rules.legal_amounts(cap) if a > 0 for d in dirs]
+    def orders(cap, dirs):  # an abstention only where it is legal (min_bid)
+        return [(int(a), d) for a in rules.legal_amounts(cap) for d in (dirs if a else dirs[:1])]
 
     tables = {}
     for cn in range(c + 1):
@@ -103,6 +103,10 @@ def sides_fixed_points(rules: Rules, side_a, bisections: int = 60, tol: float = 
     point v = val(payoff + loop v) nearest 0 found by plain bisection (g(v) =
     val(payoff + loop v) - v is non-increasing; a game looping for ever is a draw).
 
+    With ``min_bid`` > 0 every member writes: the authors their amount, the others the
+    smallest legal amount the same way; a pool short of that lets ``pool // smallest``
+    members write the smallest amount (none: everyone abstains).
+
     Returns a dict ``(x, y, capital A, capital B) -> value`` (A's score minus B's).
     """
     import numpy as np
@@ -114,18 +118,27 @@ def sides_fixed_points(rules: Rules, side_a, bisections: int = 60, tol: float = 
     homes = {"N": 0, "E": 2, "S": 4, "W": 6}
     r, step = rules.radius, rules.bid_step
 
-    def actions(side, pool):
-        acts = [(0, homes[side[0]], 1)]
+    low = rules.smallest_bid
+
+    def actions(side, pool):  # (amount, direction, authors, members who write)
+        n = len(side) if rules.min_bid else 0
+        if pool < n * low:  # min_bid: as many members as the pool pays write the minimum
+            w = pool // low
+            return [(low, homes[s], w, w) for s in side] if w else [(0, homes[side[0]], 1, 0)]
+        acts = [] if rules.min_bid else [(0, homes[side[0]], 1, 0)]
         for a in range(step, rules.capital + 1, step):
+            if a < rules.min_bid:
+                continue
             for s in side:
                 for k in range(1, len(side) + 1):
-                    if a * k <= pool:
-                        acts.append((a, homes[s], k))
+                    w = max(n, k)
+                    if a * k + (w - k) * low <= pool:
+                        acts.append((a, homes[s], k, w))
         return acts
 
     def orders(side, act):
-        a, d, k = act
-        return {s: (a if i < k else 0, d) for i, s in enumerate(side)}
+        a, d, k, w = act
+        return {s: (a if i < k else low if i < w else 0, d) for i, s in enumerate(side)}
 
     def exit_value(x, y):
         out = {"N": y > r, "S": y < -r, "E": x > r, "W": x < -r}

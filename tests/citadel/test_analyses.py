@@ -64,10 +64,13 @@ def test_a_second_process_gives_the_same_card(card):
         balance(RULES, seed=SEED, **{**SIZES, "jobs": 2}).set_index("metric"), card)
 
 
-def test_coalitions_need_abstention():
-    card = balance(dataclasses.replace(RULES, min_bid=5), seed=SEED, **SIZES).set_index("metric")
-    assert card.loc[list(COALITION_METRICS), "value"].isna().all()
-    assert "not solved" in card.loc["coalition_opposite", "meaning"]
+def test_coalitions_are_solved_with_min_bid():
+    rules = dataclasses.replace(RULES, min_bid=5)
+    card = balance(rules, seed=SEED, **SIZES).set_index("metric")
+    values = alliance_analysis(dataclasses.replace(rules, bid_step=10)).values["value"]
+    assert card.loc["coalition_opposite", "value"] == values["NS"]
+    assert card.loc["coalition_trio", "value"] == values["NES"]
+    assert card.loc[list(COALITION_METRICS), "value"].notna().all()
     assert np.isfinite(card.loc["duel_value_lead", "value"])
 
 

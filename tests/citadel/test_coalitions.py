@@ -6,7 +6,15 @@ import pytest
 
 from citadel import Rules
 from citadel.coalitions import alliance_analysis, coalition_classes, coalition_values
-from citadel.sides import check_sides, compass_check, evaluate_sides, simulate_sides, solve_sides
+from citadel.sides import (
+    _order_name,
+    check_sides,
+    compass_check,
+    evaluate_sides,
+    sides_space,
+    simulate_sides,
+    solve_sides,
+)
 from citadel.whole_game import solve_duel_game
 from tests.citadel.brute import sides_fixed_points
 
@@ -67,6 +75,40 @@ def test_against_plain_fixed_points(n_players, side, resolution, payment, tol):
     assert sol.values.size == len(reference)
     worst = max(abs(sol.value(x, y, a, b) - v) for (x, y, a, b), v in reference.items())
     assert worst <= tol
+
+
+@pytest.mark.parametrize(
+    ("n_players", "side", "min_bid", "payment", "tol"),
+    [
+        (4, "NE", 5, "all", 1e-8),
+        (4, "N", 5, "winners", TANGENT),
+        (3, "E", 10, "all", 1e-8),
+    ],
+)
+def test_min_bid_against_plain_fixed_points(n_players, side, min_bid, payment, tol):
+    """min_bid > 0: every member writes (fillers the smallest amount the same way), a
+    short pool lets as many members write as it pays; enumerated apart in brute.py."""
+    rules = Rules(n_players=n_players, min_bid=min_bid, payment=payment, **TINY)
+    reference = sides_fixed_points(rules, side)
+    sol = solve_sides(rules, side)
+    assert sol.values.size == len(reference)
+    worst = max(abs(sol.value(x, y, a, b) - v) for (x, y, a, b), v in reference.items())
+    assert worst <= tol
+    assert check_sides(sol).exploitability < 1e-6
+
+
+def test_min_bid_orders_of_a_side():
+    space = sides_space(Rules(radius=1, capital=10, bid_step=5, min_bid=5), "NE")
+    names = [_order_name(space, 0, a) for a in range(space.amounts[0].size)]
+    assert names == ["abstain", "1 x 5 N", "1 x 5 E", "2 x 5 N", "2 x 5 E",
+                     "1 x 10 N + 1 x 5 N", "2 x 10 N", "1 x 10 E + 1 x 5 E", "2 x 10 E"]
+    # a full pool: every member writes; 5 points: one member writes 5; none: abstain
+    assert [names[a] for a in space.legal(0, 20)] == [n for n in names if "2 x" in n
+                                                       or "+" in n]  # fmt: skip
+    assert [names[a] for a in space.legal(0, 5)] == ["1 x 5 N", "1 x 5 E"]
+    assert [names[a] for a in space.legal(0, 0)] == ["abstain"]
+    assert [names[a] for a in space.legal(0, 15)] == ["2 x 5 N", "2 x 5 E", "1 x 10 N + 1 x 5 N",
+                                                      "1 x 10 E + 1 x 5 E"]
 
 
 def test_half_turn_swaps_the_sides():
@@ -130,7 +172,6 @@ def test_alliance_analysis_is_consistent():
         ("", {}, ValueError, "at least one and not all"),
         ("NN", {}, ValueError, "distinct seats"),
         (5, {}, TypeError, "side must be a string of seat names"),
-        ("N", {"min_bid": 1}, ValueError, "needs min_bid=0"),
         ("NE", {"n_players": 2}, ValueError, r"seat\(s\) \['E'\] not among \('N', 'S'\)"),
         ("N", {"objective": "win"}, ValueError, "objective must be one of"),
     ],

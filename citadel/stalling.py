@@ -1,0 +1,403 @@
+"""Stalling under optimal play: draws, game length and mutual abstention, exactly.
+
+A solved two-sided game (the duel, :func:`citadel.solve_duel_game`, or two sides,
+:func:`citadel.solve_sides`) fixes a stationary mixed strategy for each side in
+every state. Played together they make a Markov chain on the states. Every round
+that changes the state costs an author capital (a move is paid by its authors under
+either payment rule, a cancelled tie under ``payment="all"``), so apart from a
+state repeating itself the chain only goes down in capital: taking the states in the
+solve's order (increasing capitals), each one's absorption odds follow from those
+already computed. With ``q`` the chance that the round changes nothing (both sides'
+strategies, the *loop* entries of the stage game) and ``p_ij`` the chance of the
+order pair (i, j),
+
+.. math::
+
+    P_A(s) = \\frac{\\sum_{(i,j)\\,\\text{off the loop}} p_{ij}\\, P_A(s_{ij})}{1 - q},
+    \\qquad
+    T(s) = \\frac{1 + \\sum_{(i,j)\\,\\text{off the loop, not ended}} p_{ij}\\, T(s_{ij})}
+    {1 - q},
+
+with ``P_A`` of a finished game its score. A state with ``q = 1`` (both sides' every
+order pair repeats it) is **stalled for good**: the game never ends (a draw at
+``max_rounds``), and ``T = 0`` there. So
+
+* ``draw`` = ``1 - P_A - P_B`` is the chance that the game stalls for good, the only
+  way a game without a round limit fails to end;
+* ``rounds`` is the expected number of rounds until the game is won or has stalled
+  for good (the rounds a stalled game then repeats are not counted).
+
+**Mutual abstention.** Each side's *minimal orders* are its legal orders of least
+total amount at the start: the abstention when ``min_bid`` is 0, else the smallest
+amount a member must write. Mutual abstention (or mutual minimal bidding) is an
+equilibrium at the start when some pair of minimal orders is a saddle point of the
+start's stage game, with the solved values after any other round and a round that
+changes nothing worth the draw (0) it leads to if repeated: neither side gains by
+another order for one round, optimal play following.
+
+References
+----------
+Kemeny, J. G. and Snell, J. L. (1960). *Finite Markov Chains*, ch. III (absorbing
+chains: absorption probabilities and expected times to absorption).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from citadel.rules import Rules
+from citadel.sides import SidesSolution, _exit_scores, _moves, _order_name, _weights
+from citadel.whole_game import DuelGameSolution
+from tabletop.frozen import same_fields
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+#: A state whose solved strategies repeat it with at least this chance is stalled for good.
+STALLED = 1.0 - 1e-12
+#: Largest one-round gain that still counts as no gain (the LP's tolerance).
+NO_GAIN = 1e-9
+
+
+@dataclass(frozen=True, eq=False)
+class StallOdds:
+    """How a solved game ends from the start, both sides playing the solution.
+
+    Built anew by each call. ``==`` compares values.
+
+    Attributes
+    ----------
+    value : float
+        The solution's value at the start (its objective, to side A / N).
+    score_a, score_b : float
+        Each side's expected score (1 a win, 1/2 a shared corner).
+    draw : float
+        The chance that the game never ends: it stalls for good.
+    rounds : float
+        Expected rounds until the game is won or stalled for good.
+    repeat_first : float
+        The chance that the first round changes nothing (pawn and capitals).
+    minimal_orders : tuple of two tuples of str
+        Each side's minimal orders at the start (see the module docstring).
+    minimal_equilibrium : bool
+        Whether some pair of minimal orders is an equilibrium at the start.
+    minimal_gain : float
+        The larger one-round gain of a side deviating from the best such pair
+        (0 when it is an equilibrium).
+    """
+
+    value: float
+    score_a: float
+    score_b: float
+    draw: float
+    rounds: float
+    repeat_first: float
+    minimal_orders: tuple
+    minimal_equilibrium: bool
+    minimal_gain: float
+
+    __eq__ = same_fields
+
+
+class _Walk:
+    """The chain of a solution: its states in solve order and, at each, the order
+    pairs' chances, where they lead and the scores of the pairs that end the game."""
+
+    def __init__(self, sol):
+        self.sol = sol
+        if isinstance(sol, DuelGameSolution):
+            self.duel = True
+            space = sol.space
+            r = sol.rules.radius
+            self.shape = (2 * r + 1, space.levels.size, space.levels.size)
+            self.start = (0, sol.rules.capital, sol.rules.capital)
+        else:
+            self.duel = False
+            space = sol.space
+            r = sol.rules.radius
+            self.shape = (2 * r + 1, 2 * r + 1, space.levels[0].size, space.levels[1].size)
+            self.start = (0, 0, space.pool(0), space.pool(1))
+        self.space = space
+
+    def states(self):
+        """State keys in solve order (successors come first)."""
+        if self.duel:
+            from citadel.whole_game import _states
+
+            yield from _states(self.space)
+        else:
+            from citadel.sides import _states
+
+            for x, y, _, _, ca, cb in _states(self.space):
+                yield (x, y, ca, cb)
+
+    def index(self, key):
+        r = self.sol.rules.radius
+        sp = self.space
+        if self.duel:
+            y, cn, cs = key
+            return (y + r, sp.level_of[cn], sp.level_of[cs])
+        x, y, ca, cb = key
+        return (x + r, y + r, sp.level_of[0][ca], sp.level_of[1][cb])
+
+    def table(self, key):
+        """``rows, cols, next (list of keys or None), ends (bool), score_a, score_b,
+        loop`` of the state's legal order pairs (matrices of shape (rows, cols))."""
+        sp, rules = self.space, self.sol.rules
+        if self.duel:
+            y, cn, cs = key
+            rows, cols = sp.legal(0, cn), sp.legal(1, cs)
+            block = np.ix_(rows, cols)
+            y2 = y + sp.dy[block]
+            cn2 = np.maximum(cn - sp.cost_n[block], 0)
+            cs2 = np.maximum(cs - sp.cost_s[block], 0)
+            r = rules.radius
+            score_a = (y2 > r).astype(float)
+            score_b = (y2 < -r).astype(float)
+            ends = (score_a + score_b) > 0
+            loop = (y2 == y) & (cn2 == cn) & (cs2 == cs)
+            nxt = np.stack([y2, cn2, cs2], axis=-1)
+        else:
+            x, y, ca, cb = key
+            rows, cols = sp.legal(0, ca), sp.legal(1, cb)
+            block = np.ix_(rows, cols)
+            x2, y2 = _moves(rules, x, y, sp.dx[block], sp.dy[block])
+            ca2 = np.maximum(ca - sp.cost[0][block], 0)
+            cb2 = np.maximum(cb - sp.cost[1][block], 0)
+            score_a, ends = _exit_scores(rules, x2, y2, _weights(sp, (1.0, 0.0)))
+            score_b, _ = _exit_scores(rules, x2, y2, _weights(sp, (0.0, 1.0)))
+            loop = (x2 == x) & (y2 == y) & (ca2 == ca) & (cb2 == cb)
+            nxt = np.stack([x2, y2, ca2, cb2], axis=-1)
+        return rows, cols, nxt, ends, score_a, score_b, loop
+
+    def strategy(self, key, rows, cols):
+        """The solution's mixed orders at ``key`` as vectors over ``rows`` / ``cols``."""
+        out = []
+        for table, legal in ((self.sol.row, rows), (self.sol.column, cols)):
+            actions, probs = table[key]
+            vec = np.zeros(legal.size)
+            vec[np.searchsorted(legal, actions)] = probs
+            out.append(vec)
+        return out
+
+
+def _chain(walk: _Walk):
+    """P_A, P_B and T (see the module docstring) at every state."""
+    p_a, p_b, rounds = np.zeros(walk.shape), np.zeros(walk.shape), np.zeros(walk.shape)
+    for key in walk.states():
+        rows, cols, nxt, ends, score_a, score_b, loop = walk.table(key)
+        x, y = walk.strategy(key, rows, cols)
+        p = np.outer(x, y)
+        stay = float(p[loop].sum())
+        here = walk.index(key)
+        if stay >= STALLED:
+            continue  # stalled for good: no score, no further rounds counted
+        go = ~loop & ~ends & (p > 0)
+        later = tuple(np.array(k) for k in zip(*(walk.index(tuple(int(v) for v in nxt[i, j]))
+                                                 for i, j in np.argwhere(go)), strict=True))
+        weights = p[go]
+        a = float((p * score_a)[~loop].sum())
+        b = float((p * score_b)[~loop].sum())
+        t = 1.0
+        if weights.size:
+            a += float(weights @ p_a[later])
+            b += float(weights @ p_b[later])
+            t += float(weights @ rounds[later])
+        p_a[here], p_b[here], rounds[here] = a / (1 - stay), b / (1 - stay), t / (1 - stay)
+    return p_a, p_b, rounds
+
+
+def _objective_matrix(walk: _Walk, score_a, score_b, ends, nxt, loop):
+    """The start's stage game in the solution's objective, the loop worth 0 (a draw)."""
+    if walk.duel:
+        per = (1.0, -1.0)
+    else:
+        from citadel.sides import OBJECTIVES
+
+        per = OBJECTIVES[walk.sol.objective]
+    values = walk.sol.values
+    M = per[0] * score_a + per[1] * score_b
+    for i, j in np.argwhere(~ends & ~loop):
+        M[i, j] = values[walk.index(tuple(int(v) for v in nxt[i, j]))]
+    M[loop] = 0.0
+    return M
+
+
+def stall_odds(sol) -> StallOdds:
+    """Draws, length and mutual abstention of a solved game, from the start.
+
+    Parameters
+    ----------
+    sol : DuelGameSolution or SidesSolution
+        A solution of :func:`citadel.solve_duel_game` or :func:`citadel.solve_sides`.
+
+    Returns
+    -------
+    StallOdds
+
+    Examples
+    --------
+    On a small board with ``min_bid`` 0 the duel is drawn for sure under optimal play,
+    and abstaining together is an equilibrium at the start.
+
+    >>> from citadel import Rules, solve_duel_game
+    >>> odds = stall_odds(solve_duel_game(Rules(n_players=2, radius=1, capital=10,
+    ...                                         bid_step=5)))
+    >>> round(odds.draw, 9), odds.minimal_equilibrium, odds.minimal_orders
+    (1.0, True, (('abstain',), ('abstain',)))
+    """
+    if not isinstance(sol, (DuelGameSolution, SidesSolution)):
+        raise TypeError(f"sol must be a DuelGameSolution or a SidesSolution, "
+                        f"got {type(sol).__name__}")  # fmt: skip
+    walk = _Walk(sol)
+    p_a, p_b, rounds = _chain(walk)
+    key = walk.start
+    here = walk.index(key)
+    rows, cols, nxt, ends, score_a, score_b, loop = walk.table(key)
+    x, y = walk.strategy(key, rows, cols)
+    M = _objective_matrix(walk, score_a, score_b, ends, nxt, loop)
+    spend = _spend(walk)
+    mins = [legal[spend[side][legal] == spend[side][legal].min()]
+            for side, legal in enumerate((rows, cols))]  # fmt: skip
+    best = np.inf
+    for i0 in np.searchsorted(rows, mins[0]):
+        for j0 in np.searchsorted(cols, mins[1]):
+            gain = max(M[:, j0].max() - M[i0, j0], M[i0, j0] - M[i0, :].min())
+            best = min(best, gain)
+    names = tuple(tuple(_name(walk, side, a) for a in m) for side, m in enumerate(mins))
+    return StallOdds(
+        value=float(sol.values[here]),
+        score_a=float(p_a[here]),
+        score_b=float(p_b[here]),
+        draw=max(0.0, 1.0 - float(p_a[here]) - float(p_b[here])),
+        rounds=float(rounds[here]),
+        repeat_first=float(x @ loop @ y),
+        minimal_orders=names,
+        minimal_equilibrium=bool(best <= NO_GAIN),
+        minimal_gain=float(max(best, 0.0)),
+    )
+
+
+def _spend(walk: _Walk):
+    """What each order writes in all, per side."""
+    sp = walk.space
+    if walk.duel:
+        return sp.amounts
+    return sp.spend
+
+
+def _name(walk: _Walk, side: int, action: int) -> str:
+    sp = walk.space
+    if walk.duel:
+        from citadel.rules import DIRECTIONS
+
+        a = int(sp.amounts[side][action])
+        return f"{a} {DIRECTIONS[sp.dirs[side][action]]}" if a else "abstain"
+    return _order_name(sp, side, action)
+
+
+#: The min_bid values of issue 15's question, in points.
+MIN_BIDS = (0, 1, 5, 10, 20)
+
+
+def stalling(rules: Rules, min_bids=MIN_BIDS, sides=None, duel: bool = True,
+             objective: str = "difference") -> pd.DataFrame:  # fmt: skip
+    """Draw chance, game length and mutual abstention under optimal play, by min_bid.
+
+    For each ``min_bid``, the duel (N vs S, ``rules`` with two players, each side
+    writing its own direction) and each two-sides game of ``sides`` are solved
+    exactly on ``rules.bid_step``'s grid, and :func:`stall_odds` is read from the
+    start. A min_bid below the grid's step acts as the step (:attr:`Rules.smallest_bid`):
+    such rows repeat the solve of their smallest bid.
+
+    Parameters
+    ----------
+    rules : Rules
+        The board, capital, payment, resolution and bid grid of every solve.
+    min_bids : sequence of int
+        The ``min_bid`` values (default 0, 1, 5, 10, 20).
+    sides : sequence of str, optional
+        Side A of each two-sides game, e.g. ``("NE", "NS", "N")`` (default: one
+        coalition of each symmetry class with at most half the seats, or none with
+        two players).
+    duel : bool
+        Include the duel (default True).
+    objective : {"difference", "score"}
+        The two-sides games' objective (:func:`citadel.solve_sides`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by ``game`` (``"duel N vs S"`` or ``"sides NE vs SW"``) and
+        ``min_bid``, with columns ``smallest_bid``, ``value``, ``score_a``, ``score_b``,
+        ``draw``, ``rounds``, ``repeat_first``, ``abstention_equilibrium`` (mutual
+        minimal orders an equilibrium at the start), ``deviation_gain`` and ``states``.
+
+    Examples
+    --------
+    >>> table = stalling(Rules(radius=1, capital=10, bid_step=5), min_bids=(0, 5),
+    ...                  sides=("NS",))
+    >>> table["draw"].round(6).tolist()
+    [1.0, 1.0, 0.0, 0.0]
+    """
+    import pandas as pd
+
+    from citadel.coalitions import coalition_classes
+    from citadel.sides import check_side, solve_sides
+    from citadel.whole_game import solve_duel_game
+    from tabletop.validate import check_bool, check_choice, check_int
+
+    rules = Rules.check(rules, default=False)
+    duel = check_bool("duel", duel)
+    objective = check_choice("objective", objective, ("difference", "score"))
+    if isinstance(min_bids, (str, bytes)) or not hasattr(min_bids, "__iter__"):
+        raise TypeError(f"min_bids must be a sequence of ints, got {min_bids!r}")
+    min_bids = [check_int("min_bids", m, 0, 10**6) for m in min_bids]
+    if sides is None:
+        sides = [] if rules.n_players == 2 else [
+            s for s in coalition_classes(rules) if 2 * len(s) <= rules.n_players]
+    else:
+        if isinstance(sides, str):
+            sides = [sides]
+        if not hasattr(sides, "__iter__"):
+            raise TypeError(f"sides must be a sequence of sides such as ('NE', 'NS'), "
+                            f"got {sides!r}")  # fmt: skip
+        sides = list(sides)
+        for side in sides:
+            try:
+                check_side(rules, side)
+            except (TypeError, ValueError) as err:
+                raise type(err)(f"sides: {err}") from None
+    games = ([("duel", None)] if duel else []) + [("sides", s) for s in sides]
+    rows, cache = {}, {}
+    for kind, side in games:
+        for m in min_bids:
+            r = dataclasses.replace(rules, min_bid=m)
+            if kind == "duel":
+                r = dataclasses.replace(r, n_players=2)
+            tag = (kind, side, r.smallest_bid if m else 0)
+            if tag not in cache:
+                sol = solve_duel_game(r) if kind == "duel" else solve_sides(r, side, objective)
+                cache[tag] = (stall_odds(sol), sol.values.size, sol)
+            odds, size, sol = cache[tag]
+            name = ("duel N vs S" if kind == "duel"
+                    else f"sides {sol.names[0]} vs {sol.names[1]}")  # fmt: skip
+            rows[(name, m)] = {
+                "smallest_bid": r.smallest_bid if m else 0,
+                "value": odds.value,
+                "score_a": odds.score_a,
+                "score_b": odds.score_b,
+                "draw": odds.draw,
+                "rounds": odds.rounds,
+                "repeat_first": odds.repeat_first,
+                "abstention_equilibrium": odds.minimal_equilibrium,
+                "deviation_gain": odds.minimal_gain,
+                "states": size,
+            }
+    frame = pd.DataFrame.from_dict(rows, orient="index")
+    frame.index.names = ["game", "min_bid"]
+    return frame
