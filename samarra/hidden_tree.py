@@ -196,16 +196,25 @@ def build(rules: Rules) -> SequenceForm:
     rows, cols, pay = array("q"), array("q"), array("b")
     counts = [0, 0]  # states, leaves
 
+    def score(p) -> int:
+        """Black's payoff if the game stopped at ``p``: the win, else the tie-break."""
+        if p.winner is not None:
+            return 1 if p.winner == BLACK else -1
+        tb = tie_break(p)
+        return 0 if tb is None else (1 if tb == BLACK else -1)
+
     def expand(p):
+        """(code, child, child's key, token, child over?, child's score) per action."""
         out = []
         for a in legal_actions(p):
             q = _apply(p, a)
             token = public_token(p, a, q)
             t = token_index.setdefault(token, len(token_index))
-            out.append((action_code(p, a), q, t))
+            out.append((action_code(p, a), q, _key(q), t, q.winner is not None, score(q)))
         # by code, not in the engine's order, which names a power's target by its
         # identity: the order must be the same in every state of an information set
-        return sorted(out, key=lambda m: m[0])
+        out.sort(key=lambda m: m[0])
+        return out, [m[0] for m in out], score(p)
 
     def leaf(sb, sw, u):
         counts[1] += 1
@@ -214,31 +223,34 @@ def build(rules: Rules) -> SequenceForm:
             cols.append(sw)
             pay.append(u)
 
-    def walk(p, history, seqs, left, setup_pair):
-        counts[0] += 1
-        if p.winner is not None:
-            leaf(seqs[0], seqs[1], 1 if p.winner == BLACK else -1)
-            return
-        key = _key(p)
-        moves = successors.get(key)
-        if moves is None:
-            moves = successors[key] = expand(p)
-        if left == 0 or not moves:
-            tb = tie_break(p)
-            leaf(seqs[0], seqs[1], 0 if tb is None else (1 if tb == BLACK else -1))
+    def walk(p, key, history, sb, sw, left, pair):
+        """Every history below the decision node ``p`` (not over, ``left >= 1``); the
+        node itself is counted by its parent. Children that end the game, or reach the
+        horizon, are scored here without a call."""
+        entry = successors.get(key)
+        if entry is None:
+            entry = successors[key] = expand(p)
+        moves, codes, tie = entry
+        if not moves:
+            leaf(sb, sw, tie)
             return
         me = p.to_move
-        first = sides[me].infoset((setup_pair[me], history), seqs[me],
-                                  [m[0] for m in moves], history, setup_pair[me])  # fmt: skip
-        for k, (_, q, t) in enumerate(moves):
+        if me == BLACK:
+            first = sides[0].infoset((pair[0], history), sb, codes, history, pair[0])
+        else:
+            first = sides[1].infoset((pair[1], history), sw, codes, history, pair[1])
+        counts[0] += len(moves)
+        for k, (_, q, qkey, t, over, u) in enumerate(moves):
+            nb, nw = (first + k, sw) if me == BLACK else (sb, first + k)
+            if over or left == 1:
+                leaf(nb, nw, u)
+                continue
             child = history_index.get((history, t))
             if child is None:
                 child = history_index[(history, t)] = len(history_parent)
                 history_parent.append(history)
                 history_token.append(t)
-            new = list(seqs)
-            new[me] = first + k
-            walk(q, child, new, left - 1, setup_pair)
+            walk(q, qkey, child, nb, nw, left - 1, pair)
 
     codes = list(range(n_codes, n_codes + len(names)))
     black_first = sides[0].infoset("setup", 0, codes, -1, -1)
@@ -248,7 +260,11 @@ def build(rules: Rules) -> SequenceForm:
         counts[0] += 1
         for j, w in enumerate(names):
             start = _Trusted.of(start_position(free, b, w))
-            walk(start, 0, [black_first + i, white_first + j], horizon, (i, j))
+            counts[0] += 1
+            if horizon == 0:
+                leaf(black_first + i, white_first + j, score(start))
+            else:
+                walk(start, _key(start), 0, black_first + i, white_first + j, horizon, (i, j))
     black, white = sides[0].arrays(), sides[1].arrays()
     parent, first, n_actions, seq_codes, public, setup_of = zip(black, white, strict=True)
     return SequenceForm(
