@@ -3,7 +3,13 @@
 The game is the one of docs/rules.md (Information) stopped after action ``H`` and
 scored by the tie-break (the adjudicated game of :func:`samarra.solve_horizon`, with
 the identities under the tents hidden): see :mod:`samarra.hidden_tree` for its
-sequence form. With Black's realization plan ``x`` (``E x = e, x >= 0``), White's ``y``
+sequence form. As in :func:`samarra.solve_horizon`, only ``horizon`` ends it early:
+``max_actions`` and a position's third occurrence (which end a *played* game, and the
+OpenSpiel game ``samarra.openspiel``) are not read. The two games are the same for
+H <= 7 (and H <= ``max_actions``): a third occurrence needs at least 8 actions, since a
+position comes back with the same side to move and actions left only every 4 actions.
+
+With Black's realization plan ``x`` (``E x = e, x >= 0``), White's ``y``
 (``F y = f, y >= 0``) and the sparse payoff matrix ``A`` (Black's payoff at each leaf,
 indexed by the two players' sequences), the value is
 

@@ -13,7 +13,9 @@ engine (``samarra.engine``):
   and target *cell*: a power never names an enemy identity), all public;
 * the end is the engine's :class:`samarra.engine.Game`: a win, or the tie-break on the
   third occurrence of a position, with no legal action, at ``max_actions`` or at
-  ``horizon``; returns are +1 / -1 (or 0 and 0 for a draw).
+  ``horizon``; returns are +1 / -1 (or 0 and 0 for a draw). (``samarra.solve_hidden``
+  reads only ``horizon``: the two agree for horizons up to 7, where no position can
+  occur a third time.)
 
 Every knob of :class:`samarra.Rules` is a game parameter of the same name and
 default; ``horizon = -1`` stands for None (no horizon), since OpenSpiel parameters
