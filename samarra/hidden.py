@@ -167,8 +167,31 @@ def _constraints(form: SequenceForm, side: int):
     return rows, cols, vals, n_info + 1
 
 
+def _twins(form: SequenceForm, side: int, M) -> np.ndarray:
+    """Sequences that add nothing to the LP: ``True`` for a sequence with no information
+    set below it whose payoff row (in ``M``, CSR, one row per sequence of ``side``)
+    equals that of an earlier such sequence of the same information set."""
+    has_child = np.zeros(M.shape[0], bool)
+    has_child[form.parent[side]] = True
+    owner = np.repeat(np.arange(form.n_actions[side].size), form.n_actions[side])
+    twin = np.zeros(M.shape[0], bool)
+    seen = {}
+    indptr, indices, data = M.indptr, M.indices, M.data
+    for s in np.flatnonzero(~has_child[1:]) + 1:
+        lo, hi = indptr[s], indptr[s + 1]
+        key = (owner[s - 1], indices[lo:hi].tobytes(), data[lo:hi].tobytes())
+        twin[s] = seen.setdefault(key, s) != s
+    return twin
+
+
 def _solve_lp(form: SequenceForm) -> tuple[np.ndarray, np.ndarray]:
-    """Black's and White's realization plans from HiGHS (the module docstring's LP)."""
+    """Black's and White's realization plans from HiGHS (the module docstring's LP).
+
+    Twin sequences (:func:`_twins`) are left out: a Black twin's plan is fixed at 0 and
+    a White twin's constraint, the same as its first twin's, is dropped (its plan is 0).
+    The play they stand for is the same, so an equilibrium stays one; the exact best
+    responses of :func:`solve_hidden` check it on the full game.
+    """
     from scipy.optimize import linprog
     from scipy.sparse import coo_matrix, hstack
 
@@ -178,22 +201,28 @@ def _solve_lp(form: SequenceForm) -> tuple[np.ndarray, np.ndarray]:
     E = coo_matrix((ev, (er, ec)), shape=(m_e, nb)).tocsr()
     F = coo_matrix((fv, (fr, fc)), shape=(m_f, nw)).tocsr()
     A = coo_matrix((form.payoff, (form.rows, form.cols)), shape=(nb, nw)).tocsr()
+    AT = A.T.tocsr()
+    black_twin, white_twin = _twins(form, 0, A), _twins(form, 1, AT)
+    keep = np.flatnonzero(~white_twin)
     # variables [x (nb), q (m_f)]: minimise -q_0 subject to F^T q - A^T x <= 0, E x = e
-    A_ub = hstack([-A.T, F.T], format="csr")
+    A_ub = hstack([-AT[keep], F.T.tocsr()[keep]], format="csr")
     A_eq = hstack([E, coo_matrix((m_e, m_f))], format="csr")
     c = np.zeros(nb + m_f)
     c[nb] = -1.0
     b_eq = np.zeros(m_e)
     b_eq[0] = 1.0
-    bounds = [(0, None)] * nb + [(None, None)] * m_f
-    result = linprog(c, A_ub=A_ub, b_ub=np.zeros(nw), A_eq=A_eq, b_eq=b_eq, bounds=bounds,
-                     method="highs-ds",
+    bounds = np.zeros((nb + m_f, 2))
+    bounds[:nb, 1] = np.where(black_twin, 0.0, np.inf)
+    bounds[nb:] = (-np.inf, np.inf)
+    result = linprog(c, A_ub=A_ub, b_ub=np.zeros(keep.size), A_eq=A_eq, b_eq=b_eq,
+                     bounds=bounds, method="highs-ds",
                      options={"primal_feasibility_tolerance": LP_TOLERANCE,
                               "dual_feasibility_tolerance": LP_TOLERANCE})  # fmt: skip
     if result.status != 0:
         raise RuntimeError(f"the sequence-form LP failed: {result.message}")
     x = result.x[:nb]
-    y = -result.ineqlin.marginals
+    y = np.zeros(nw)
+    y[keep] = -result.ineqlin.marginals
     return x, y
 
 

@@ -201,3 +201,23 @@ def test_value_of_the_first_horizon_by_hand():
     solution = solve_hidden(Rules(length=3), 1)
     assert solution.value == 1.0
     assert solution.bounds == (1.0, 1.0)
+
+
+def test_twin_sequences_are_left_out_and_the_equilibrium_stays_exact():
+    """At the last action before the horizon, moves that leave the tie-break as it is
+    are twins: the LP keeps one of each, and the full game's best responses still find
+    nothing to gain."""
+    from scipy.sparse import coo_matrix
+
+    from samarra.hidden import _realization, _twins
+
+    rules = Rules(length=3, horizon=6)
+    form = build(rules)
+    nb, nw = form.n_sequences
+    A = coo_matrix((form.payoff, (form.rows, form.cols)), shape=(nb, nw)).tocsr()
+    white_twins = _twins(form, 1, A.T.tocsr())
+    assert white_twins.sum() > 0.2 * nw
+    solution = solve_hidden(rules)
+    assert solution.exploitability <= 1e-9
+    plan = _realization(form, 1, solution.behaviour[1])
+    assert plan[white_twins].max() == 0.0
