@@ -1,4 +1,5 @@
-"""Ce soir, à Samarra: engine, retrograde solve, setup and adjudicated games, agents (§3)."""
+"""Ce soir, à Samarra: engine, retrograde solve, setup, adjudicated and hidden-information
+games, agents (§3)."""
 
 from samarra.agents import (
     DeterminizingAgent,
@@ -10,6 +11,7 @@ from samarra.agents import (
 )
 from samarra.analyses import balance
 from samarra.engine import Action, Game, GameResult, apply_action, legal_actions, tie_break
+from samarra.hidden import HiddenSolution, solve_hidden
 from samarra.horizon import HorizonGame, horizon_values, solve_horizon
 from samarra.position import Position, format_position, parse_position, setups, start_position
 from samarra.rules import Rules
@@ -24,6 +26,7 @@ __all__ = [
     "Game",
     "GameResult",
     "GreedyAgent",
+    "HiddenSolution",
     "HorizonGame",
     "ISMCTSAgent",
     "Position",
@@ -48,6 +51,7 @@ __all__ = [
     "setup_values",
     "setups",
     "solve",
+    "solve_hidden",
     "solve_horizon",
     "start_position",
     "tie_break",

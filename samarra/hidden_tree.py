@@ -1,0 +1,277 @@
+"""The sequence form of Ce soir, à Samarra's hidden-information adjudicated game.
+
+The game (docs/rules.md, Information; the adjudicated game): Black chooses a setup,
+then White, neither seeing the other's; then ``H`` actions are played, each public as
+:func:`samarra.information.public_token` says, and the tie-break scores the position
+after action ``H`` (or earlier, when the side to move has no legal action); a win
+ends it at once (+1 to Black for Black's win, -1 for White's). There is no chance.
+
+An information set of side ``p`` is (``p``'s setup, the public tokens so far); a
+*sequence* of ``p`` is the empty sequence or (an information set of ``p``, an action
+there) (Koller, Megiddo and von Stengel 1994). With perfect recall every state of an
+information set has the same legal actions and the same own sequence. The
+enumeration walks every history of every setup pair once (the game *tree*, not its
+positions: a sequence form needs histories), and records:
+
+* per side, each information set's parent sequence and the codes of its actions;
+  its sequences are numbered contiguously from ``first[I]``;
+* every leaf with a non-zero payoff as (Black's sequence, White's sequence, payoff):
+  the entries of the sparse payoff matrix ``A`` (no two leaves share a pair of
+  sequences, since the two sequences give the history).
+
+Successors of a position are computed once (the engine, ``samarra.engine``) and kept
+by position (``actions_played`` counts only as "is it 0", the one thing the rules read
+from it once the walk counts the horizon itself), so the walk itself mostly follows
+integers. Infosets are numbered in the
+order first reached, so a parent sequence always belongs to an earlier information
+set (the backward passes of ``samarra.hidden`` rely on it).
+"""
+
+from __future__ import annotations
+
+from array import array
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from samarra.engine import _apply, legal_actions, tie_break
+from samarra.information import action_code, n_play_codes, public_token
+from samarra.position import Position, setups, start_position
+from samarra.rules import BLACK, Rules
+
+
+@dataclass(frozen=True, eq=False)
+class SequenceForm:
+    """The sequence form of one (rules, horizon): see the module docstring.
+
+    Attributes
+    ----------
+    rules : Rules
+        With ``horizon`` set to the solved H.
+    setups : list of str
+    parent, first, n_actions : tuple of two int64 arrays
+        Per side and information set: the parent sequence (0: the empty sequence),
+        the first of its sequences, and its number of actions.
+    codes : tuple of two int64 arrays
+        Per side and sequence: the action code (-1 for the empty sequence); setups are
+        codes ``n_play_codes + i`` as in ``samarra.openspiel``.
+    public : tuple of two int64 arrays
+        Per side and information set: its public history (an index into ``tokens``'
+        tree), -1 for the setup choice.
+    setup_of : tuple of two int64 arrays
+        Per side and information set: the own setup index (-1 for the setup choice).
+    history_parent, history_token : int64 arrays
+        The tree of public histories: history ``k > 0`` is history
+        ``history_parent[k]`` followed by token ``history_token[k]``; 0 is empty.
+    tokens : list of str
+    rows, cols, payoff : arrays
+        The non-zero leaves: Black's sequence, White's sequence, Black's payoff.
+    n_states : int
+        Histories of the game, terminal ones and the two setup moves included.
+    n_leaves : int
+        Terminal histories.
+    """
+
+    rules: Rules
+    setups: list
+    parent: tuple
+    first: tuple
+    n_actions: tuple
+    codes: tuple
+    public: tuple
+    setup_of: tuple
+    history_parent: np.ndarray
+    history_token: np.ndarray
+    tokens: list
+    rows: np.ndarray
+    cols: np.ndarray
+    payoff: np.ndarray
+    n_states: int
+    n_leaves: int
+
+    @property
+    def n_infosets(self) -> tuple[int, int]:
+        """Information sets of Black and White."""
+        return (self.parent[0].size, self.parent[1].size)
+
+    @property
+    def n_sequences(self) -> tuple[int, int]:
+        """Sequences of Black and White, the empty sequence included."""
+        return (self.codes[0].size, self.codes[1].size)
+
+    def information_string(self, side: int, infoset: int) -> str:
+        """The OpenSpiel information-state string of ``side``'s information set."""
+        from samarra.rules import SIDES
+
+        if self.setup_of[side][infoset] < 0:
+            return f"{SIDES[side]}: setup to choose"
+        tokens = []
+        k = int(self.public[side][infoset])
+        while k > 0:
+            tokens.append(self.tokens[self.history_token[k]])
+            k = int(self.history_parent[k])
+        head = f"{SIDES[side]} setup {self.setups[self.setup_of[side][infoset]]}"
+        return " | ".join([head, *reversed(tokens)])
+
+
+class _Side:
+    """Growing arrays of one side's information sets and sequences."""
+
+    def __init__(self):
+        self.index: dict = {}
+        self.parent = array("q")
+        self.first = array("q")
+        self.n_actions = array("q")
+        self.public = array("q")
+        self.setup_of = array("q")
+        self.codes = array("q", [-1])
+
+    def infoset(self, key, parent_seq: int, codes, public: int, setup: int) -> int:
+        """The first sequence of the information set ``key`` (made on first sight)."""
+        found = self.index.get(key)
+        if found is not None:
+            first, number = found
+            if self.parent[number] != parent_seq or self.n_actions[number] != len(codes):
+                raise AssertionError(f"imperfect recall at {key}")  # a walk bug, not input
+            return first
+        first = len(self.codes)
+        self.index[key] = (first, len(self.parent))
+        self.parent.append(parent_seq)
+        self.first.append(first)
+        self.n_actions.append(len(codes))
+        self.public.append(public)
+        self.setup_of.append(setup)
+        self.codes.extend(codes)
+        return first
+
+    def arrays(self):
+        return tuple(np.frombuffer(a, np.int64).copy() for a in
+                     (self.parent, self.first, self.n_actions, self.codes, self.public,
+                      self.setup_of))  # fmt: skip
+
+
+class _Trusted(Position):
+    """A position the engine made from a checked one: not checked again.
+
+    ``Position`` checks every field when built; the engine's ``_apply`` builds its
+    result with ``dataclasses.replace``, which keeps the class, so a walk started from
+    a ``_Trusted`` copy of a checked start position skips the checks (three quarters of
+    the walk's time) and nothing else: the rules applied are the engine's own.
+    """
+
+    def __post_init__(self):
+        pass
+
+    @classmethod
+    def of(cls, position: Position) -> _Trusted:
+        out = object.__new__(cls)
+        out.__dict__.update(position.__dict__)
+        return out
+
+
+def _key(p) -> tuple:
+    """What the rules see of a position: ``actions_played`` only as "is it 0"."""
+    return (p.cells, p.revealed, p.merchant_used, p.death_used, p.to_move, p.actions_left,
+            p.actions_played > 0, p.pass_run, p.turn_passes, p.last_move)
+
+
+def build(rules: Rules) -> SequenceForm:
+    """Enumerate the hidden-information game of ``rules`` (``horizon`` set) in sequence form.
+
+    Examples
+    --------
+    >>> form = build(Rules(length=3, horizon=1))
+    >>> form.n_infosets, form.n_sequences
+    ((7, 1), (25, 7))
+    """
+    horizon = rules.horizon
+    names = setups(rules)
+    free = replace(rules, horizon=None)  # the walk counts the actions itself
+    n_codes = n_play_codes(rules)
+    sides = (_Side(), _Side())
+    token_index: dict[str, int] = {}
+    history_index: dict[tuple[int, int], int] = {}
+    history_parent, history_token = array("q", [-1]), array("q", [-1])
+    successors: dict = {}
+    rows, cols, pay = array("q"), array("q"), array("b")
+    counts = [0, 0]  # states, leaves
+
+    def score(p) -> int:
+        """Black's payoff if the game stopped at ``p``: the win, else the tie-break."""
+        if p.winner is not None:
+            return 1 if p.winner == BLACK else -1
+        tb = tie_break(p)
+        return 0 if tb is None else (1 if tb == BLACK else -1)
+
+    def expand(p):
+        """(code, child, child's key, token, child over?, child's score) per action."""
+        out = []
+        for a in legal_actions(p):
+            q = _apply(p, a)
+            token = public_token(p, a, q)
+            t = token_index.setdefault(token, len(token_index))
+            out.append((action_code(p, a), q, _key(q), t, q.winner is not None, score(q)))
+        # by code, not in the engine's order, which names a power's target by its
+        # identity: the order must be the same in every state of an information set
+        out.sort(key=lambda m: m[0])
+        return out, [m[0] for m in out], score(p)
+
+    def leaf(sb, sw, u):
+        counts[1] += 1
+        if u:
+            rows.append(sb)
+            cols.append(sw)
+            pay.append(u)
+
+    def walk(p, key, history, sb, sw, left, pair):
+        """Every history below the decision node ``p`` (not over, ``left >= 1``); the
+        node itself is counted by its parent. Children that end the game, or reach the
+        horizon, are scored here without a call."""
+        entry = successors.get(key)
+        if entry is None:
+            entry = successors[key] = expand(p)
+        moves, codes, tie = entry
+        if not moves:
+            leaf(sb, sw, tie)
+            return
+        me = p.to_move
+        if me == BLACK:
+            first = sides[0].infoset((pair[0], history), sb, codes, history, pair[0])
+        else:
+            first = sides[1].infoset((pair[1], history), sw, codes, history, pair[1])
+        counts[0] += len(moves)
+        for k, (_, q, qkey, t, over, u) in enumerate(moves):
+            nb, nw = (first + k, sw) if me == BLACK else (sb, first + k)
+            if over or left == 1:
+                leaf(nb, nw, u)
+                continue
+            child = history_index.get((history, t))
+            if child is None:
+                child = history_index[(history, t)] = len(history_parent)
+                history_parent.append(history)
+                history_token.append(t)
+            walk(q, qkey, child, nb, nw, left - 1, pair)
+
+    codes = list(range(n_codes, n_codes + len(names)))
+    black_first = sides[0].infoset("setup", 0, codes, -1, -1)
+    counts[0] += 1
+    for i, b in enumerate(names):
+        white_first = sides[1].infoset("setup", 0, codes, -1, -1)
+        counts[0] += 1
+        for j, w in enumerate(names):
+            start = _Trusted.of(start_position(free, b, w))
+            counts[0] += 1
+            if horizon == 0:
+                leaf(black_first + i, white_first + j, score(start))
+            else:
+                walk(start, _key(start), 0, black_first + i, white_first + j, horizon, (i, j))
+    black, white = sides[0].arrays(), sides[1].arrays()
+    parent, first, n_actions, seq_codes, public, setup_of = zip(black, white, strict=True)
+    return SequenceForm(
+        rules, names, parent, first, n_actions, seq_codes, public, setup_of,
+        np.frombuffer(history_parent, np.int64).copy(),
+        np.frombuffer(history_token, np.int64).copy(),
+        sorted(token_index, key=token_index.get),
+        np.frombuffer(rows, np.int64).copy(), np.frombuffer(cols, np.int64).copy(),
+        np.frombuffer(pay, np.int8).astype(np.float64), counts[0], counts[1],
+    )  # fmt: skip
