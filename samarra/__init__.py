@@ -1,5 +1,6 @@
 """Ce soir, à Samarra: engine, retrograde solve, setup and adjudicated games, agents (§3)."""
 
+import tabletop  # noqa: F401  (first: a Ctrl-C while loading ends in one line)
 from samarra.agents import (
     DeterminizingAgent,
     GreedyAgent,
