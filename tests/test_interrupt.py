@@ -63,6 +63,29 @@ CASES = {
         READY()
         price_table(Rules(), 5 * 10**7)
     """,
+    "commander economy of ten million games": """
+        from commander import Rules, simulate_economy
+        from commander.cards import load_cards, load_decks
+        cards = load_cards()
+        decks = load_decks(cards=cards)
+        two = [decks["spanish_sample"], decks["ghost_sample"]]
+        simulate_economy(Rules(), two, cards, n=10, seed=1)
+        READY()
+        simulate_economy(Rules(), two, cards, n=10**7, seed=1)
+    """,
+    "panache games of two million": """
+        from panache import Agent, Rules, simulate_games
+        agents = [Agent.heuristic(), Agent.random()]
+        simulate_games(Rules(), agents, 10, seed=1)
+        READY()
+        simulate_games(Rules(), agents, 2 * 10**6, seed=1)
+    """,
+    "panache three players from 12 points": """
+        from panache import Rules, solve_three
+        solve_three(Rules(start_points=4, n_dice=2))
+        READY()
+        solve_three(Rules(start_points=12))
+    """,
     "commander race table over 1000 turns": """
         from commander import Rules
         from commander.race import race_table, solve_race
