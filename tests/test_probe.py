@@ -273,7 +273,7 @@ def _commander_economy():
     import commander
 
     return commander.simulate_economy(_small("commander"), _commander_decks(),
-                                      _commander_cards(), n=20, seed=1)
+                                      _commander_cards(), n=20, seed=1, record=True)
 
 
 def _samarra_start(drawn=None):
