@@ -1,5 +1,6 @@
 """Master Citadel: sealed bids on a shared pawn (docs/rules.md)."""
 
+import tabletop  # noqa: F401  (first: a Ctrl-C while loading ends in one line)
 from citadel.agents import AGENTS, agent
 from citadel.alliances import EmpiricalGame, empirical_game
 from citadel.analyses import balance

@@ -1,5 +1,6 @@
 """Master & Commander: gold market, economy, conflicts, decks (docs/rules.md)."""
 
+import tabletop  # noqa: F401  (first: a Ctrl-C while loading ends in one line)
 from commander.analyses import balance
 from commander.cards import CardDataError, CardSet, Deck, load_cards, load_decks
 from commander.conflicts import (

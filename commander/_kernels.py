@@ -402,23 +402,27 @@ def play_game(opts, rates, buy, sell, lair, crew, terr, terr_len, adv, adv_len, 
 
 
 @parallel_jit
-def simulate_games_kernel(seeds, chunk_size, n_games, rotate, record, opts, rates, buy, sell,
+def simulate_games_kernel(seeds, chunk_size, first, rotate, record, win_seat, win_player,
+                          win_round, traj_gold, traj_doub, traj_stock, opts, rates, buy, sell,
                           lair, crew, crew_len, terr, terr_len, adv, adv_len, strat):
-    """Play ``n_games`` games; chunk ``c`` seeds its generator with ``seeds[c]``.
+    """Play the games ``first .. first + len(win_seat) - 1`` of a run into the outputs;
+    chunk ``c`` (games ``c * chunk_size ..``, counted from ``first``) seeds its
+    generator with ``seeds[c]``.
 
-    Game ``g`` seats player ``(s + g) % n`` at seat ``s`` when ``rotate`` (player ``s``
-    otherwise). Returns winning seat, winning player, winning round per game, and the
-    per-round trajectories (shape ``(n_games, rounds + 1, n)``; empty unless ``record``).
+    Game ``g`` of the run seats player ``(s + g) % n`` at seat ``s`` when ``rotate``
+    (player ``s`` otherwise). Writes per game the winning seat and player (-1: nobody)
+    and round (0: nobody), and when ``record`` the per-round trajectories.
+
+    Work arrays (one row per game of this call)::
+
+        win_seat, win_player, win_round : (games,) int64
+        traj_gold  : (games, rounds + 1, n) int16, or (0, rounds + 1, n) unless record
+        traj_doub  : (games, rounds + 1, n) int32, likewise
+        traj_stock : (games, rounds + 1) int16, likewise
     """
     n = lair.shape[0]
     rounds = opts[O_MAX_ROUNDS]
-    win_seat = np.full(n_games, -1, dtype=np.int64)
-    win_player = np.full(n_games, -1, dtype=np.int64)
-    win_round = np.zeros(n_games, dtype=np.int64)
-    m = n_games if record else 0
-    traj_gold = np.zeros((m, rounds + 1, n), dtype=np.int16)
-    traj_doub = np.zeros((m, rounds + 1, n), dtype=np.int32)
-    traj_stock = np.zeros((m, rounds + 1), dtype=np.int16)
+    n_games = win_seat.shape[0]
     scratch_g = np.zeros((rounds + 1, n), dtype=np.int16)
     scratch_s = np.zeros(rounds + 1, dtype=np.int16)
     max_crew = crew.shape[1]
@@ -453,7 +457,7 @@ def simulate_games_kernel(seeds, chunk_size, n_games, rotate, record, opts, rate
         stop = min((c + 1) * chunk_size, n_games)
         for g in range(c * chunk_size, stop):
             for s in range(n):
-                pl = (s + g) % n if rotate else s
+                pl = (s + first + g) % n if rotate else s
                 player_of_seat[s] = pl
                 for i in range(crew_len[pl]):
                     crew_order[s, i] = i
@@ -473,6 +477,4 @@ def simulate_games_kernel(seeds, chunk_size, n_games, rotate, record, opts, rate
                                   n_attached, seas, record, tg, td, ts, True)
             win_seat[g] = seat
             win_round[g] = rnd
-            if seat >= 0:
-                win_player[g] = player_of_seat[seat]
-    return win_seat, win_player, win_round, traj_gold, traj_doub, traj_stock
+            win_player[g] = player_of_seat[seat] if seat >= 0 else -1

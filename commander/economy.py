@@ -23,13 +23,14 @@ from __future__ import annotations
 from dataclasses import astuple, dataclass, fields
 from typing import TYPE_CHECKING
 
+import numba
 import numpy as np
 
 from commander import _kernels as K
 from commander.cards import ADVENTURE_TYPES, CardSet, Deck
 from commander.market import market_arrays
 from commander.rules import Rules
-from tabletop.budget import Estimate, check_memory
+from tabletop.budget import Chunks, Estimate, check_memory, progress_bar, show_progress
 from tabletop.frozen import same_fields
 from tabletop.seeding import check_count, chunk_seeds
 from tabletop.stats import proportion_ci
@@ -230,8 +231,8 @@ def economy_size(n_players: int, n: int, record: bool, max_rounds: int) -> Estim
 
 def simulate_economy(
     rules: Rules, decks, cards: CardSet, strategies=None, n: int = 10_000, seed=None,
-    rotate: bool = True, record: bool = True, max_rounds: int = DEFAULT_ROUNDS,
-    chunk_size: int = DEFAULT_CHUNK, *, allow_large: bool = False,
+    rotate: bool = True, record: bool = False, max_rounds: int = DEFAULT_ROUNDS,
+    chunk_size: int = DEFAULT_CHUNK, *, allow_large: bool = False, progress: bool | None = None,
 ) -> EconomyResult:
     """Simulate ``n`` games of the economy model.
 
@@ -250,7 +251,8 @@ def simulate_economy(
         Game ``g`` seats player ``(s + g) % n_players`` at seat ``s`` (so every player
         sits everywhere equally often); else player ``s`` always sits at seat ``s``.
     record : bool
-        Keep per-round purses and stock (needed by :func:`economy_curves`).
+        Keep every game's per-round purses and stock (needed by :func:`economy_curves`;
+        default False: only the winners, a few bytes per game).
     max_rounds : int
         Games still running after this many rounds count as unfinished.
     chunk_size : int
@@ -260,13 +262,17 @@ def simulate_economy(
         ``record=True`` dominate) exceed the memory available (default False: refuse
         with a ``MemoryError`` before any work; ``record=False`` keeps only the
         winners).
+    progress : bool, optional
+        Show a progress bar (default: when stderr is a terminal). The chunks run in
+        batches that return to Python several times a second, so Ctrl-C stops a long
+        run; the batches do not change the games.
 
     Examples
     --------
     >>> from commander.cards import load_cards, load_decks
     >>> cards = load_cards(); d = load_decks(cards=cards)
     >>> res = simulate_economy(Rules(), [d["spanish_sample"], d["ghost_sample"]], cards,
-    ...                        n=200, seed=1)
+    ...                        n=200, seed=1, record=True)
     >>> res.win_round.shape, res.gold.shape[1:]
     ((200,), (60, 2))
     """
@@ -285,16 +291,34 @@ def simulate_economy(
     strategies = [Strategy()] * len(decks) if strategies is None else list(strategies)
     allow_large = check_bool("allow_large", allow_large)
     data = kernel_inputs(rules, list(decks), cards, strategies, max_rounds)
-    check_memory(economy_size(len(data["lair"]), n, record, int(data["opts"][K.O_MAX_ROUNDS])),
-                 allow_large, hint="lower n or max_rounds, or pass record=False")  # fmt: skip
-    seeds = chunk_seeds(seed, -(-n // chunk_size))
-    seat, player, rnd, tg, td, ts = K.simulate_games_kernel(
-        seeds, chunk_size, n, rotate, record, **data)
+    show_progress(progress)
+    n_players, rounds = len(data["lair"]), int(data["opts"][K.O_MAX_ROUNDS])
+    check_memory(economy_size(n_players, n, record, rounds), allow_large,
+                 hint="lower n or max_rounds, or pass record=False")  # fmt: skip
+    n_chunks = -(-n // chunk_size)
+    seeds = chunk_seeds(seed, n_chunks)
+    m = n if record else 0
+    win_seat = np.full(n, -1, dtype=np.int64)
+    win_player = np.full(n, -1, dtype=np.int64)
+    win_round = np.zeros(n, dtype=np.int64)
+    gold = np.zeros((m, rounds + 1, n_players), dtype=np.int16)
+    doublons = np.zeros((m, rounds + 1, n_players), dtype=np.int32)
+    stock = np.zeros((m, rounds + 1), dtype=np.int16)
+    with progress_bar(n, "commander economy", progress, "game") as bar:
+        # batches of whole chunks that return to Python (bar, Ctrl-C): chunk c of a batch
+        # starting at chunk c0 is chunk c0 + c of the run, with its seed and its games
+        for c0, c1 in Chunks(n_chunks, first=numba.get_num_threads()):
+            lo, hi = c0 * chunk_size, min(c1 * chunk_size, n)
+            part = slice(lo, hi) if record else slice(0, 0)
+            K.simulate_games_kernel(seeds[c0:c1], chunk_size, lo, rotate, record,
+                                    win_seat[lo:hi], win_player[lo:hi], win_round[lo:hi],
+                                    gold[part], doublons[part], stock[part], **data)  # fmt: skip
+            bar.update(hi - lo)
     return EconomyResult(
-        win_seat=seat, win_player=player, win_round=rnd,
-        gold=tg[:, 1:, :] if record else None,
-        doublons=td[:, 1:, :] if record else None,
-        stock=ts[:, 1:] if record else None,
+        win_seat=win_seat, win_player=win_player, win_round=win_round,
+        gold=gold[:, 1:, :] if record else None,
+        doublons=doublons[:, 1:, :] if record else None,
+        stock=stock[:, 1:] if record else None,
         rules=rules,
     )
 
@@ -316,7 +340,7 @@ def economy_curves(result: EconomyResult, quantiles=(0.1, 0.5, 0.9)) -> pd.DataF
     >>> from commander.cards import load_cards, load_decks
     >>> cards = load_cards(); d = load_decks(cards=cards)
     >>> res = simulate_economy(Rules(), [d["spanish_sample"], d["ghost_sample"]], cards,
-    ...                        n=100, seed=1)
+    ...                        n=100, seed=1, record=True)
     >>> float(economy_curves(res).loc[1, ("stock", "mean")])   # 8 + 1 per player
     10.0
     """

@@ -1,5 +1,6 @@
 """Master Panache: optimal dice keeping, attacks, Master Panache odds (docs/rules.md)."""
 
+import tabletop  # noqa: F401  (first: a Ctrl-C while loading ends in one line)
 from panache.advise import advise
 from panache.agents import Agent
 from panache.analyses import balance

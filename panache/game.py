@@ -8,9 +8,11 @@ every seat, and reports win rates with Wilson confidence intervals.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+import numba
 import numpy as np
 
 from panache._game_kernels import N_STATS, simulate_games_kernel
@@ -19,8 +21,9 @@ from panache.duel import max_points, solve_duel
 from panache.policy import human_policy
 from panache.rules import Rules
 from panache.simulate import policy_arrays
-from panache.three import solve_three
+from panache.three import solve_three, three_size
 from panache.turn import solve_turn
+from tabletop.budget import Chunks, Estimate, check_memory, progress_bar, show_progress
 from tabletop.frozen import memoize, same_fields
 from tabletop.seeding import check_count, chunk_seeds
 from tabletop.stats import proportion_ci
@@ -86,7 +89,8 @@ def _turn_steps(rules: Rules, utility: str) -> np.ndarray:
 
 
 class _PolicyBank:
-    """Turn policies as the kernel's ``steps`` rows, each distinct one stored once."""
+    """Turn policies as the kernel's ``steps`` rows, each distinct one stored once
+    (told apart by a 256-bit digest of the row, not a copy of it)."""
 
     def __init__(self, rules: Rules):
         self.rules = rules
@@ -95,7 +99,7 @@ class _PolicyBank:
 
     def index_of(self, utility) -> int:
         step = policy_arrays(self.rules, solve_turn(self.rules, utility).policy)["step"]
-        key = step.tobytes()
+        key = hashlib.blake2b(np.ascontiguousarray(step)).digest()
         if key not in self._seen:
             self._seen[key] = len(self.steps)
             self.steps.append(step)
@@ -147,8 +151,47 @@ def duel_tables(rules: Rules) -> dict:
     }
 
 
+#: Bytes per state of the game tables beside the turn policies: two plans' policy,
+#: Master Panache target and stake (3 x 2 x 8), attack targets (2 x 7 x 8), both
+#: counter chances (2 x 7 x 2 x 8) and the first plan's chance (8).
+TABLE_STATE_BYTES = 392
+
+#: Distinct turn policies per state, an upper figure: 30,790 for the 64,000 states of
+#: the default rules (0.48), fewer at small sizes (0.08 at 6 start points, 3 dice).
+POLICY_SHARE = 0.5
+
+#: Wall seconds per state of :func:`three_tables` (about 40 s at the default rules).
+TABLE_STATE_SECONDS = 6.3e-4
+
+
+def three_tables_size(rules: Rules) -> Estimate:
+    """Memory and time of :func:`three_tables` from the rules: the three-player solve
+    (:func:`panache.three.three_size`), :data:`TABLE_STATE_BYTES` per state, and the
+    distinct turn policies (:data:`POLICY_SHARE` per state), each a row of ``int64``
+    steps held twice (the list and its stacked array).
+
+    Examples
+    --------
+    >>> est = three_tables_size(Rules())
+    >>> round(est.nbytes / 1e9, 1), round(est.seconds / 60)
+    (2.3, 16)
+    """
+    top = max_points(rules)
+    states = (top + 1) ** 3
+    steps = _turn_steps(rules, "ev").size
+    policies = int(POLICY_SHARE * states)
+    solve = three_size(rules)
+    nbytes = solve.nbytes + TABLE_STATE_BYTES * states + policies * steps * 8 * 2
+    return Estimate("panache three-player game tables", nbytes,
+                    {"start_points": rules.start_points, "n_dice": rules.n_dice},
+                    solve.seconds + states * TABLE_STATE_SECONDS,
+                    detail=f"{states:,} states, up to {policies:,} turn policies of "
+                           f"{steps:,} steps")  # fmt: skip
+
+
 @memoize(maxsize=4)
-def three_tables(rules: Rules) -> dict:
+def three_tables(rules: Rules, *, allow_large: bool = False,
+                 progress: bool | None = None) -> dict:  # fmt: skip
     """The solved three-player game as the arrays the game kernel reads (cached per
     rules): per state (mover's, next's, last's points) the turn policy, the target
     attacked per level (0: none), the chance of each counter per level and target, the
@@ -162,12 +205,19 @@ def three_tables(rules: Rules) -> dict:
     (:attr:`panache.ThreeSolution.mixed`) the tables hold both (leading axis: plan 0,
     plan 1) and ``three_first`` the chance of plan 0 (1 elsewhere, where plan 1 is a
     copy of plan 0).
+
+    Tables that would not fit in the memory available (:func:`three_tables_size`) are
+    refused with a ``MemoryError`` before any work, unless ``allow_large=True``; a bar
+    shows the progress (``progress``, default: when stderr is a terminal).
     """
     import dataclasses
 
+    progress = show_progress(progress)
+    check_memory(three_tables_size(rules), allow_large)
     # the three-player endgame; rules of 2 or 3 players go as they are, so that the
     # solve cached for them is the one reused
-    sol = solve_three(rules if rules.n_players <= 3 else dataclasses.replace(rules, n_players=3))
+    sol = solve_three(rules if rules.n_players <= 3 else dataclasses.replace(rules, n_players=3),
+                      allow_large=allow_large, progress=progress)  # fmt: skip
     top = max_points(rules)
     shape = (top + 1, top + 1, top + 1)
     bank = _PolicyBank(rules)
@@ -179,19 +229,21 @@ def three_tables(rules: Rules) -> dict:
     mp_target = np.zeros((2, *shape), dtype=np.int64)
     stake = np.zeros((2, *shape), dtype=np.int64)
     first_chance = np.ones(shape)
-    for a in range(1, top + 1):
-        for b in range(1, top + 1):
-            for c in range(1, top + 1):
-                plans = sol._plans(a, b, c)
-                first_chance[a, b, c] = plans[0][0]
-                for k, (_, after, d) in enumerate(plans * 2 if len(plans) == 1 else plans):
-                    attack[k, a, b, c, 1:] = d["attack"]
-                    mp_target[k, a, b, c] = d["mp_target"]
-                    stake[k, a, b, c] = d["mp_stake"]
-                    policy[k, a, b, c] = bank.index_of(after["mover"].to_numpy())
-                # the exchanges' counters: the same in both plans (no jump at a mix)
-                target_counters[a, b, c, 1:] = plans[0][2]["target_counters"]
-                attacker_counters[a, b, c, 1:] = plans[0][2]["attacker_counters"]
+    with progress_bar(top**3, "panache three-player tables", progress, "state") as bar:
+        for a in range(1, top + 1):
+            for b in range(1, top + 1):
+                for c in range(1, top + 1):
+                    plans = sol._plans(a, b, c)
+                    first_chance[a, b, c] = plans[0][0]
+                    for k, (_, after, d) in enumerate(plans * 2 if len(plans) == 1 else plans):
+                        attack[k, a, b, c, 1:] = d["attack"]
+                        mp_target[k, a, b, c] = d["mp_target"]
+                        stake[k, a, b, c] = d["mp_stake"]
+                        policy[k, a, b, c] = bank.index_of(after["mover"].to_numpy())
+                    # the exchanges' counters: the same in both plans (no jump at a mix)
+                    target_counters[a, b, c, 1:] = plans[0][2]["target_counters"]
+                    attacker_counters[a, b, c, 1:] = plans[0][2]["attacker_counters"]
+            bar.update(top * top)
     first = bank.index_of(sol.round1_utility(0).to_numpy())
     second = np.zeros(top + 1, dtype=np.int64)
     third = np.zeros((top + 1, top + 1), dtype=np.int64)
@@ -214,7 +266,7 @@ def three_tables(rules: Rules) -> dict:
     }
 
 
-def _kernel_inputs(rules: Rules, agents) -> dict:
+def _kernel_inputs(rules: Rules, agents, allow_large: bool = False, progress=None) -> dict:
     arrays = policy_arrays(rules, solve_turn(rules, "ev").policy)
     named = [_turn_steps(rules, name) for name in (*TURN_POLICIES, "zero")]
     policy_ids = {name: i for i, name in enumerate(TURN_POLICIES)}
@@ -242,7 +294,7 @@ def _kernel_inputs(rules: Rules, agents) -> dict:
             "duel_r1_second": np.zeros(1, dtype=np.int64),
         }
     if "three" in kinds:
-        three = dict(three_tables(rules))
+        three = dict(three_tables(rules, allow_large=allow_large, progress=progress))
         for name in ("three_policy", "three_r1_first", "three_r1_second", "three_r1_third"):
             three[name] = three[name] + offset
         blocks.append(three.pop("steps"))
@@ -294,12 +346,34 @@ def _check_agents(agents) -> tuple:
     return agents
 
 
+def games_size(n_players: int, n_games: int) -> Estimate:
+    """Memory of :func:`simulate_games`' results: per game the winner, the order out and
+    the statistics (``int64``), held twice while the batches are joined, and the
+    statistics' DataFrame.
+
+    Examples
+    --------
+    >>> games_size(2, 1000).nbytes
+    296000
+    """
+    per_game = 2 * 8 * (1 + n_players + N_STATS) + 8 * (N_STATS + 1)
+    return Estimate("panache.simulate_games", n_games * per_game, {"n_games": n_games},
+                    detail=f"{n_games:,} games x {per_game} bytes")  # fmt: skip
+
+
 def simulate_games(
-    rules: Rules, agents, n_games: int, seed=None, chunk_size: int = 1024
-) -> GameResults:
+    rules: Rules, agents, n_games: int, seed=None, chunk_size: int = 1024, *,
+    allow_large: bool = False, progress: bool | None = None,
+) -> GameResults:  # fmt: skip
     """Play ``n_games`` games, seat ``i`` played by ``agents[i]``; seat 0 starts.
 
     The number of players is ``len(agents)`` (``rules.n_players`` is not used).
+    Results (:func:`games_size`) or three-player tables (:func:`three_tables_size`)
+    that would not fit in the memory available are refused with a ``MemoryError``
+    before any work, unless ``allow_large=True``. The chunks of ``chunk_size`` games
+    run in batches that return to Python several times a second (a bar when
+    ``progress``, default: when stderr is a terminal; Ctrl-C between batches); the
+    batches do not change the games.
 
     Examples
     --------
@@ -310,14 +384,32 @@ def simulate_games(
     """
     import pandas as pd
 
+    from tabletop.validate import check_bool
+
     rules = Rules.check(rules, default=False)
     agents = _check_agents(agents)
     n_games = check_count("n_games", n_games, 1)
     chunk_size = check_count("chunk_size", chunk_size, 1)
-    seeds = chunk_seeds(seed, -(-n_games // chunk_size))
-    inputs = _kernel_inputs(rules, agents)
-    winners, orders, stats = simulate_games_kernel(
-        seeds, chunk_size, n_games, len(agents), **inputs
+    allow_large = check_bool("allow_large", allow_large)
+    progress = show_progress(progress)
+    check_memory(games_size(len(agents), n_games), allow_large)
+    if any(a.kind == "three" for a in agents):  # before the duel's tables are built
+        check_memory(three_tables_size(rules), allow_large)
+    n_chunks = -(-n_games // chunk_size)
+    seeds = chunk_seeds(seed, n_chunks)
+    inputs = _kernel_inputs(rules, agents, allow_large, progress)
+    parts = []
+    with progress_bar(n_games, "panache games", progress, "game") as bar:
+        # chunk c of a batch starting at chunk c0 is chunk c0 + c of the run: its seed
+        # and its games
+        for c0, c1 in Chunks(n_chunks, first=numba.get_num_threads()):
+            games = min(c1 * chunk_size, n_games) - c0 * chunk_size
+            parts.append(simulate_games_kernel(seeds[c0:c1], chunk_size, games, len(agents),
+                                               **inputs))  # fmt: skip
+            bar.update(games)
+    winners, orders, stats = (
+        parts[0][i] if len(parts) == 1 else np.concatenate([p[i] for p in parts])
+        for i in range(3)
     )
     frame = pd.DataFrame(stats, columns=list(STAT_NAMES))
     frame.insert(frame.columns.get_loc("out_by_mp_hit"), "out_by_mp",
@@ -326,13 +418,15 @@ def simulate_games(
     return GameResults(winners, orders, frame, agents)
 
 
-def tournament(rules: Rules, agents, n_games: int, seed=None) -> pd.DataFrame:
+def tournament(rules: Rules, agents, n_games: int, seed=None, *, allow_large: bool = False,
+               progress: bool | None = None) -> pd.DataFrame:  # fmt: skip
     """Win rate of each agent over every rotation of the seats.
 
     ``n_games`` games are played from each of the ``len(agents)`` rotations, each
     rotation on its own child seed. Returns, per agent, its games, wins, win rate
     and 95% Wilson interval, and its win rate from each seat. Agents that share a
     name are told apart by their place in ``agents``: ``"random #1"``, ``"random #2"``.
+    ``allow_large`` and ``progress`` are those of :func:`simulate_games`.
     """
     import pandas as pd
 
@@ -345,7 +439,8 @@ def tournament(rules: Rules, agents, n_games: int, seed=None) -> pd.DataFrame:
     by_seat = np.zeros((k, k))
     for shift in range(k):
         seating = [agents[(i + shift) % k] for i in range(k)]
-        res = simulate_games(rules, seating, n_games, seed=seeds[shift])
+        res = simulate_games(rules, seating, n_games, seed=seeds[shift],
+                             allow_large=allow_large, progress=progress)
         for seat in range(k):
             who = (seat + shift) % k
             w = int((res.winners == seat).sum())

@@ -5,6 +5,11 @@ chunks in parallel (``numba.prange``); chunk ``c`` draws from numba's generator
 seeded with the ``c``-th child of the ``seed``'s SeedSequence. The output depends on
 ``seed`` and ``chunk_size`` only: the same on one thread or many, and the first
 ``k`` samples of a run of ``n`` are those of a run of ``k`` (same chunk size).
+
+The chunks go to the kernels in batches that return to Python several times a second
+(a tqdm bar with ``progress=True``, by default on a terminal; Ctrl-C between
+batches); the batches do not change the samples. A run whose samples would not fit in
+the memory available is refused first, unless ``allow_large=True``.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import numba
 import numpy as np
 
 from panache._kernels import (
@@ -25,6 +31,7 @@ from panache.dice import dice_space
 from panache.policy import TurnPolicy, policy_layout, tabulate_policy
 from panache.rules import Rules
 from panache.turn import solve_turn
+from tabletop.budget import Chunks, Estimate, check_memory, progress_bar, show_progress
 from tabletop.frozen import same_fields
 from tabletop.seeding import check_count, chunk_seeds
 
@@ -37,6 +44,45 @@ MAX_ATTEMPTS = 200
 def _seeds(n: int, seed, chunk_size: int) -> np.ndarray:
     chunk_size = check_count("chunk_size", chunk_size, 1)
     return chunk_seeds(seed, -(-n // chunk_size))
+
+
+def samples_size(what: str, n: int, per_sample: int) -> Estimate:
+    """Memory of ``n`` samples of ``per_sample`` bytes, held twice while the batches
+    are joined.
+
+    Examples
+    --------
+    >>> samples_size("panache.simulate_turns", 1000, 8).nbytes
+    16000
+    """
+    return Estimate(what, 2 * n * per_sample, {"n": n},
+                    detail=f"{n:,} samples x {per_sample} bytes, twice")  # fmt: skip
+
+
+def _batched(what: str, kernel, n: int, seed, chunk_size: int, per_sample: int, args: tuple,
+             allow_large, progress) -> tuple:  # fmt: skip
+    """``kernel(seeds, chunk_size, n, *args)``'s arrays for ``n`` samples, computed in
+    batches of chunks (chunk ``c`` of a batch starting at chunk ``c0`` is chunk
+    ``c0 + c`` of the run, with its seed and its samples) and joined."""
+    from tabletop.validate import check_bool
+
+    allow_large = check_bool("allow_large", allow_large)
+    progress = show_progress(progress)
+    check_memory(samples_size(what, n, per_sample), allow_large)  # before n's chunk seeds
+    seeds = _seeds(n, seed, chunk_size)
+    parts = []
+    with progress_bar(n, what, progress, "sample") as bar:
+        for c0, c1 in Chunks(len(seeds), first=numba.get_num_threads()):
+            k = min(c1 * chunk_size, n) - c0 * chunk_size
+            out = kernel(seeds[c0:c1], chunk_size, k, *args)
+            parts.append(out if isinstance(out, tuple) else (out,))
+            bar.update(k)
+    if not parts:  # n = 0: the kernel's empty arrays
+        out = kernel(seeds, chunk_size, 0, *args)
+        parts.append(out if isinstance(out, tuple) else (out,))
+    if len(parts) == 1:
+        return parts[0]
+    return tuple(np.concatenate([p[i] for p in parts]) for i in range(len(parts[0])))
 
 
 def policy_arrays(rules: Rules, policy: TurnPolicy) -> dict[str, np.ndarray | int]:
@@ -71,6 +117,9 @@ def simulate_turns(
     n: int,
     seed=None,
     chunk_size: int = DEFAULT_CHUNK,
+    *,
+    allow_large: bool = False,
+    progress: bool | None = None,
 ) -> np.ndarray:
     """Totals of ``n`` turn rolls played under ``policy``.
 
@@ -85,6 +134,11 @@ def simulate_turns(
     seed : None, int, SeedSequence or Generator
     chunk_size : int
         Samples per parallel chunk (part of what the seed reproduces).
+    allow_large : bool
+        Simulate even when the totals (:func:`samples_size`) exceed the memory
+        available (default False: refuse with a ``MemoryError`` before any work).
+    progress : bool, optional
+        Show a progress bar (default: when stderr is a terminal).
 
     Returns
     -------
@@ -100,28 +154,35 @@ def simulate_turns(
     ((1000,), True)
     """
     rules = Rules.check(rules, default=False)
-    totals, _ = _simulate_turns(rules, policy, n, seed, chunk_size)
+    totals, _ = _simulate_turns(rules, policy, n, seed, chunk_size, allow_large, progress)
     return totals
 
 
-def _simulate_turns(rules, policy, n, seed, chunk_size):
+def _simulate_turns(rules, policy, n, seed, chunk_size, allow_large=False, progress=None,
+                    what="panache.simulate_turns"):  # fmt: skip
     """Totals and the number of dice thrown per chunk (for benchmarks)."""
     n = check_count("n", n)
     policy = tabulate_policy(rules.n_dice, policy)
     if policy.n_dice != rules.n_dice:
         raise ValueError(f"policy is for {policy.n_dice} dice, rules have n_dice={rules.n_dice}")
     arrays = policy_arrays(rules, policy)
-    return simulate_turns_kernel(_seeds(n, seed, chunk_size), chunk_size, n, rules.n_dice, **arrays)
+    args = (rules.n_dice, arrays["powers"], arrays["index_of_code"], arrays["first_offset"],
+            arrays["step"], arrays["total_offset"])  # fmt: skip
+    return _batched(what, simulate_turns_kernel, n, seed, chunk_size, 8, args, allow_large,
+                    progress)  # fmt: skip
 
 
 def simulate_attacks(
-    rules: Rules, level: int, n: int, seed=None, chunk_size: int = DEFAULT_CHUNK
-) -> np.ndarray:
-    """Damage of ``n`` attacks at ``level`` (no counter-attacks): ``int64`` array."""
+    rules: Rules, level: int, n: int, seed=None, chunk_size: int = DEFAULT_CHUNK, *,
+    allow_large: bool = False, progress: bool | None = None,
+) -> np.ndarray:  # fmt: skip
+    """Damage of ``n`` attacks at ``level`` (no counter-attacks): ``int64`` array.
+    ``allow_large`` and ``progress`` as for :func:`simulate_turns`."""
     rules = Rules.check(rules, default=False)
     level = _check_level(level)
     n = check_count("n", n)
-    hits = simulate_attacks_kernel(_seeds(n, seed, chunk_size), chunk_size, n, rules.n_dice, level)
+    (hits,) = _batched("panache.simulate_attacks", simulate_attacks_kernel, n, seed,
+                       chunk_size, 8, (rules.n_dice, level), allow_large, progress)  # fmt: skip
     return level * hits
 
 
@@ -147,15 +208,20 @@ def simulate_exchanges(
     counter="always",
     seed=None,
     chunk_size: int = DEFAULT_CHUNK,
+    *,
+    allow_large: bool = False,
+    progress: bool | None = None,
 ) -> ExchangeSamples:
-    """``n`` attack / counter-attack exchanges at ``level`` (see :func:`panache.exchange`)."""
+    """``n`` attack / counter-attack exchanges at ``level`` (see :func:`panache.exchange`).
+    ``allow_large`` and ``progress`` as for :func:`simulate_turns`."""
     rules = Rules.check(rules, default=False)
     level = _check_level(level)
     n = check_count("n", n)
     target, attacker = _counter_flags(rules, counter)
-    hits, victim, attempts = simulate_exchanges_kernel(
-        _seeds(n, seed, chunk_size), chunk_size, n, rules.n_dice, level,
-        target, attacker, MAX_ATTEMPTS,
+    # the kernel's three arrays, then the two damages and the attempts returned
+    hits, victim, attempts = _batched(
+        "panache.simulate_exchanges", simulate_exchanges_kernel, n, seed, chunk_size, 36,
+        (rules.n_dice, level, target, attacker, MAX_ATTEMPTS), allow_large, progress,
     )  # fmt: skip
     damage = level * hits
     return ExchangeSamples(
@@ -166,8 +232,13 @@ def simulate_exchanges(
 
 
 def simulate_mp_attempts(
-    rules: Rules, n: int, seed=None, chunk_size: int = DEFAULT_CHUNK
-) -> np.ndarray:
-    """Success (bool) of ``n`` Master Panache attempts played to maximise P(total = 0)."""
+    rules: Rules, n: int, seed=None, chunk_size: int = DEFAULT_CHUNK, *,
+    allow_large: bool = False, progress: bool | None = None,
+) -> np.ndarray:  # fmt: skip
+    """Success (bool) of ``n`` Master Panache attempts played to maximise P(total = 0).
+    ``allow_large`` and ``progress`` as for :func:`simulate_turns`."""
+    rules = Rules.check(rules, default=False)
     policy = solve_turn(rules, "zero").policy
-    return simulate_turns(rules, policy, n, seed=seed, chunk_size=chunk_size) == 0
+    totals, _ = _simulate_turns(rules, policy, n, seed, chunk_size, allow_large, progress,
+                                "panache.simulate_mp_attempts")  # fmt: skip
+    return totals == 0

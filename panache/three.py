@@ -88,13 +88,14 @@ from panache._three_kernels import (
     turn_outcomes,
     vector_turn,
 )
-from panache.duel import _round_points, max_points, solve_duel
+from panache.duel import _round_points, duel_size, max_points, solve_duel
 from panache.policy import TurnPolicy
 from panache.rules import Rules
 from panache.turn import solve_turn, turn_tables
+from tabletop.budget import Chunks, Estimate, check_memory, progress_bar, show_progress
 from tabletop.frozen import memoize, same_fields
 from tabletop.seeding import check_count
-from tabletop.validate import check_int
+from tabletop.validate import check_bool, check_int
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -399,9 +400,54 @@ def _turn_vector(tables, n, utility: np.ndarray, decider: int) -> np.ndarray:
 #: Fictitious-play rounds in a rotation class with no pure stationary equilibrium.
 PLAY_ROUNDS = 50
 
+#: Bytes per state (mover's, next's, last's points) of :func:`solve_three`: the
+#: ``float64`` chances (24), the held-exchange index and the mixing chances (8 + 8),
+#: the ``win`` DataFrame and the caller's copy of it with their index (2 x 24 + 3),
+#: and the temporaries of building them. With the two-player endgame the estimate is
+#: 0.87 times the peak measured with tracemalloc at 6 start points (3 dice), where the
+#: endgame's fixed part weighs most.
+THREE_STATE_BYTES = 136
+
+#: Wall seconds per rotation class of :func:`solve_three` on the 2-core reference
+#: machine: 1,797 s of CPU for the 21,360 classes of the default rules, on 2 threads.
+THREE_CLASS_SECONDS = 0.042
+
+
+def n_classes(top: int) -> int:
+    """Rotation classes of the states (a, b, c) in 1..top: ``(top³ + 2 top) / 3``
+    (Burnside: the identity fixes every state, each rotation the ``top`` diagonal ones).
+
+    Examples
+    --------
+    >>> n_classes(40), len(_cycles(5)[1]) == n_classes(5)
+    (21360, True)
+    """
+    return (top**3 + 2 * top) // 3
+
+
+def three_size(rules: Rules) -> Estimate:
+    """Memory and time of :func:`solve_three` from the rules: :data:`THREE_STATE_BYTES`
+    per state (a, b, c) up to :func:`panache.duel.max_points`, beside the two-player
+    endgame it solves first (:func:`panache.duel.duel_size`); about
+    :data:`THREE_CLASS_SECONDS` per rotation class.
+
+    Examples
+    --------
+    >>> est = three_size(Rules())
+    >>> est.nbytes // 10**6, round(est.seconds / 60)
+    (9, 15)
+    """
+    top = max_points(rules)
+    states = (top + 1) ** 3
+    duel = duel_size(rules).nbytes
+    return Estimate("panache.solve_three", THREE_STATE_BYTES * states + duel,
+                    {"start_points": rules.start_points}, n_classes(top) * THREE_CLASS_SECONDS,
+                    detail=f"{states:,} states x {THREE_STATE_BYTES} bytes")  # fmt: skip
+
 
 @memoize(maxsize=4)
-def solve_three(rules: Rules, play_rounds: int = PLAY_ROUNDS) -> ThreeSolution:
+def solve_three(rules: Rules, play_rounds: int = PLAY_ROUNDS, *, allow_large: bool = False,
+                progress: bool | None = None) -> ThreeSolution:  # fmt: skip
     """Solve the three-player game: exactly where a class's best responses settle on a
     pure stationary equilibrium or an exact mixed one is found, approximately (regret
     recorded) elsewhere; see the module docstring.
@@ -417,6 +463,15 @@ def solve_three(rules: Rules, play_rounds: int = PLAY_ROUNDS) -> ThreeSolution:
         Fictitious-play rounds in each rotation class that has no pure stationary
         equilibrium; more rounds lower the regret recorded in ``classes`` where no
         exact mixed equilibrium is found, and move the values the search starts from.
+    allow_large : bool
+        Solve even when :func:`three_size` exceeds the memory available (default
+        False: refuse with a ``MemoryError`` before any work).
+    progress : bool, optional
+        Show a progress bar over the rotation classes (default: when stderr is a
+        terminal). The classes of one total go to the kernels in batches that return
+        to Python, so Ctrl-C stops the solve between two batches (at the default rules
+        a class takes a fraction of a second to a few seconds). The answer is cached
+        per arguments.
 
     Raises
     ------
@@ -425,6 +480,8 @@ def solve_three(rules: Rules, play_rounds: int = PLAY_ROUNDS) -> ThreeSolution:
         exchange has no equilibrium in pure counter decisions (no rule set met so far).
     TypeError
         If ``rules`` is not a ``panache.Rules`` or ``play_rounds`` is not an integer.
+    MemoryError
+        If the tables do not fit in the memory available (and not ``allow_large``).
 
     Examples
     --------
@@ -443,10 +500,14 @@ def solve_three(rules: Rules, play_rounds: int = PLAY_ROUNDS) -> ThreeSolution:
             f"default 2), got n_players={rules.n_players}"
         )
     play_rounds = check_count("play_rounds", play_rounds, minimum=1)
+    allow_large = check_bool("allow_large", allow_large)
+    progress = show_progress(progress)
+    check_memory(three_size(rules), allow_large)
     t = turn_tables(rules)
     n = rules.n_dice
     top = max_points(rules)
-    duel = solve_duel(dataclasses.replace(rules, n_players=2))  # its two-player endgames
+    duel = solve_duel(dataclasses.replace(rules, n_players=2), allow_large=allow_large,
+                      progress=progress)  # its two-player endgames
     shared = {k: duel._params[k] for k in ("tables", "n", "hit_given", "pi", "s", "q",
                                            "counters", "max_stake")}  # fmt: skip
     hit_given, s, q = shared["hit_given"], shared["s"], shared["q"]
@@ -464,27 +525,38 @@ def solve_three(rules: Rules, play_rounds: int = PLAY_ROUNDS) -> ThreeSolution:
     forced_rows: list[np.ndarray] = []
     ctx = Context(duel._win, rules.mp_stake_factor, rules.mp_stake_cap or 0, n, t, final,
                   hit_given, s, q, shared["pi"], rules.counter_attacks)  # fmt: skip
-    pool = ThreadPoolExecutor(max_workers=numba.get_num_threads())
-    for lo, hi in itertools.pairwise(levels):
-        solve_level(
-            lo, hi, cycles, table, rules.mp_stake_factor, rules.mp_stake_cap or 0, n, t.sums,
-            t.state_start, t.state_sum, t.space.size_offset, t.space.probability,
-            t.opt_start, t.opt_size, t.opt_value, t.totals, final, hit_given, s, q,
-            shared["pi"], rules.counter_attacks, duel._win, play_rounds, periods, spreads,
-            own_regrets, missing,
-        )  # fmt: skip
-        todo = [ci for ci in range(lo, hi) if periods[ci] != 1 and missing[ci] == 0]
-        # the kernels release the GIL; classes of one total are independent
-        found = pool.map(lambda ci: solve_mixed_class(ctx, table, *cycles[ci]), todo)
-        for ci, (how, held, mixes) in zip(todo, found, strict=True):
-            method[ci] = how
-            for state, chance in mixes.items():
-                mix[state] = chance
-            held_exchanges[ci] = sum(int((~np.isnan(f[:, :, 0])).sum()) for f in held.values())
-            for state, f in held.items():
-                forced_index[state] = len(forced_rows)
-                forced_rows.append(f)
-    pool.shutdown()
+    threads = numba.get_num_threads()
+    pool = ThreadPoolExecutor(max_workers=threads)
+    try:
+        with progress_bar(len(cycles), "panache three players", progress, "class") as bar:
+            for level_lo, level_hi in itertools.pairwise(levels):
+                # the classes of one total are independent: batches of them (whole
+                # groups of one class per thread) return to Python (bar, Ctrl-C) without
+                # changing what each class's solve computes
+                for a, b in Chunks(-(-(level_hi - level_lo) // threads)):
+                    lo, hi = level_lo + a * threads, min(level_lo + b * threads, level_hi)
+                    solve_level(
+                        lo, hi, cycles, table, rules.mp_stake_factor, rules.mp_stake_cap or 0,
+                        n, t.sums, t.state_start, t.state_sum, t.space.size_offset,
+                        t.space.probability, t.opt_start, t.opt_size, t.opt_value, t.totals,
+                        final, hit_given, s, q, shared["pi"], rules.counter_attacks, duel._win,
+                        play_rounds, periods, spreads, own_regrets, missing,
+                    )  # fmt: skip
+                    todo = [ci for ci in range(lo, hi) if periods[ci] != 1 and missing[ci] == 0]
+                    # the kernels release the GIL; classes of one total are independent
+                    found = pool.map(lambda ci: solve_mixed_class(ctx, table, *cycles[ci]), todo)
+                    for ci, (how, held, mixes) in zip(todo, found, strict=True):
+                        method[ci] = how
+                        for state, chance in mixes.items():
+                            mix[state] = chance
+                        held_exchanges[ci] = sum(int((~np.isnan(f[:, :, 0])).sum())
+                                                 for f in held.values())  # fmt: skip
+                        for state, f in held.items():
+                            forced_index[state] = len(forced_rows)
+                            forced_rows.append(f)
+                    bar.update(hi - lo)
+    finally:  # on Ctrl-C: no class search left queued
+        pool.shutdown(cancel_futures=True)
     forced_values = (np.array(forced_rows) if forced_rows
                      else np.empty((0, 3, MAX_LEVEL + 1, 2)))  # fmt: skip
     no_equilibrium = int(missing.sum())

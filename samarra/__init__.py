@@ -1,6 +1,7 @@
 """Ce soir, à Samarra: engine, retrograde solve, setup, adjudicated and hidden-information
 games, agents (§3)."""
 
+import tabletop  # noqa: F401  (first: a Ctrl-C while loading ends in one line)
 from samarra.agents import (
     DeterminizingAgent,
     GreedyAgent,

@@ -3,6 +3,8 @@
 The shared package knows no game; every game package stands on it.
 """
 
+# first, and standard library only: a Ctrl-C while a command line loads ends in one line
+from tabletop import _entry  # noqa: F401
 from tabletop.cooperative import LeastCore, least_core, shapley_value
 from tabletop.files import atomic_write_bytes, atomic_write_text
 from tabletop.matrix_games import solve_zero_sum

@@ -63,6 +63,29 @@ CASES = {
         READY()
         price_table(Rules(), 5 * 10**7)
     """,
+    "commander economy of ten million games": """
+        from commander import Rules, simulate_economy
+        from commander.cards import load_cards, load_decks
+        cards = load_cards()
+        decks = load_decks(cards=cards)
+        two = [decks["spanish_sample"], decks["ghost_sample"]]
+        simulate_economy(Rules(), two, cards, n=10, seed=1)
+        READY()
+        simulate_economy(Rules(), two, cards, n=10**7, seed=1)
+    """,
+    "panache games of two million": """
+        from panache import Agent, Rules, simulate_games
+        agents = [Agent.heuristic(), Agent.random()]
+        simulate_games(Rules(), agents, 10, seed=1)
+        READY()
+        simulate_games(Rules(), agents, 2 * 10**6, seed=1)
+    """,
+    "panache three players from 12 points": """
+        from panache import Rules, solve_three
+        solve_three(Rules(start_points=4, n_dice=2))
+        READY()
+        solve_three(Rules(start_points=12))
+    """,
     "commander race table over 1000 turns": """
         from commander import Rules
         from commander.race import race_table, solve_race
@@ -167,3 +190,43 @@ def test_sigint_ends_citadel_solve_with_its_defaults(tmp_path):
     assert any("about" in line and "min" in line for line in lines[:-1]), err
     assert latency < LATENCY, f"citadel solve: {latency:.2f} s from SIGINT to exit"
     assert not [pid for pid in children if _alive(pid)]
+
+
+
+#: Shared libraries whose loading marks a command line's import under way: numpy's
+#: core (imported by ``tabletop`` after its Ctrl-C hook) and numba's helpers.
+LOADING = ("_multiarray_umath", "numba/_helperlib")
+
+
+def _wait_for_library(pid: int, name: str, timeout: float = 60.0) -> bool:
+    """Wait until process ``pid`` has mapped a file whose path holds ``name``."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        try:
+            if name in Path(f"/proc/{pid}/maps").read_text():
+                return True
+        except OSError:
+            return False
+        time.sleep(0.002)
+    return False
+
+
+@pytest.mark.parametrize("library", LOADING)
+@pytest.mark.parametrize("game", ["panache", "citadel", "samarra", "commander"])
+def test_sigint_while_a_command_line_loads_ends_in_one_line(game, library, tmp_path):
+    """Ctrl-C before ``main`` runs (while numpy, numba and the game's modules load)
+    prints one line and ends the process as interrupted, with no traceback."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "TABLETOP_PROGRESS": "0"}
+    proc = subprocess.Popen([sys.executable, "-m", game, "--help"], text=True, cwd=tmp_path,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    try:
+        assert _wait_for_library(proc.pid, library)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=10 * LATENCY)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert err == "error: interrupted\n", err[-2000:]
+    assert out == ""  # main never ran
+    assert proc.returncode == -signal.SIGINT  # Python's exit on a Ctrl-C: 130 in a shell

@@ -273,7 +273,7 @@ def _commander_economy():
     import commander
 
     return commander.simulate_economy(_small("commander"), _commander_decks(),
-                                      _commander_cards(), n=20, seed=1)
+                                      _commander_cards(), n=20, seed=1, record=True)
 
 
 def _samarra_start(drawn=None):
@@ -489,23 +489,28 @@ def _api() -> dict[str, Entry]:
              "max_clauses": Int(1, 5, 2), "beam": Int(1, None, 3)},
             panache.RuleSearch, slow=True),
         "panache.simulate_attacks": Entry(
-            {"rules": Rules(P), "level": Int(1, 6, 6), "n": NONNEG, "seed": SEED,
+            {"allow_large": BOOL, "progress": PROGRESS,
+             "rules": Rules(P), "level": Int(1, 6, 6), "n": NONNEG, "seed": SEED,
              "chunk_size": Int(1, None, 8)}, np.ndarray, lambda r, a: len(r) == a["n"]),
         "panache.simulate_exchanges": Entry(
-            {"rules": Rules(P), "level": Int(1, 6, 6), "n": NONNEG,
+            {"allow_large": BOOL, "progress": PROGRESS,
+             "rules": Rules(P), "level": Int(1, 6, 6), "n": NONNEG,
              "counter": Choice("always", "never"), "seed": SEED,
              "chunk_size": Int(1, None, 8)}, panache.ExchangeSamples),
         "panache.simulate_games": Entry(
-            {"rules": Rules(P),
+            {"allow_large": BOOL, "progress": PROGRESS,
+             "rules": Rules(P),
              "agents": Fixed(lambda d: [panache.Agent.heuristic()] * 2, "heuristic", 3, None,
                              []),
              "n_games": POS, "seed": SEED, "chunk_size": Int(1, None, 8)},
             panache.GameResults, lambda r, a: len(r.winners) == a["n_games"]),
         "panache.simulate_mp_attempts": Entry(
-            {"rules": Rules(P), "n": NONNEG, "seed": SEED, "chunk_size": Int(1, None, 8)},
+            {"allow_large": BOOL, "progress": PROGRESS,
+             "rules": Rules(P), "n": NONNEG, "seed": SEED, "chunk_size": Int(1, None, 8)},
             np.ndarray, lambda r, a: len(r) == a["n"]),
         "panache.simulate_turns": Entry(
-            {"rules": Rules(P), "policy": Fixed(_panache_policy, "ev", 3, None), "n": NONNEG,
+            {"allow_large": BOOL, "progress": PROGRESS,
+             "rules": Rules(P), "policy": Fixed(_panache_policy, "ev", 3, None), "n": NONNEG,
              "seed": SEED, "chunk_size": Int(1, None, 8)},
             np.ndarray, lambda r, a: len(r) == a["n"]),
         "panache.solve_duel": Entry(
@@ -513,7 +518,8 @@ def _api() -> dict[str, Entry]:
              "rules": Rules(P)}, panache.DuelSolution,
             lambda r, a: _in_unit(r.first_player_win)),
         "panache.solve_three": Entry(
-            {"rules": Rules(P, n_players=3), "play_rounds": Int(1, None, 3)},
+            {"allow_large": BOOL, "progress": PROGRESS,
+             "rules": Rules(P, n_players=3), "play_rounds": Int(1, None, 3)},
             panache.ThreeSolution, slow=True),
         "panache.solve_turn": Entry(
             {"rules": Rules(P), "utility": Choice("ev", "zero", "positive")},
@@ -522,7 +528,8 @@ def _api() -> dict[str, Entry]:
             {"n_dice": Int(1, 8, 3), "choose": Fixed(lambda d: _first_die, "x", 3, None),
              "name": Fixed(lambda d: "first", 3)}, panache.TurnPolicy),
         "panache.tournament": Entry(
-            {"rules": Rules(P),
+            {"allow_large": BOOL, "progress": PROGRESS,
+             "rules": Rules(P),
              "agents": Fixed(lambda d: [panache.Agent.heuristic(), panache.Agent.random()],
                              "heuristic", 3, None, []),
              "n_games": POS, "seed": SEED}, pd.DataFrame),
@@ -815,7 +822,7 @@ def _api() -> dict[str, Entry]:
         "commander.sell_steps": Entry(
             {"rules": Rules(M), "stock": Int(0, None, 12), "k": Int(0, None, 3)}, tuple),
         "commander.simulate_economy": Entry(
-            {"allow_large": BOOL,
+            {"allow_large": BOOL, "progress": PROGRESS,
              "rules": Rules(M), "decks": Fixed(lambda d: _commander_decks(), "x", 3, None, []),
              "cards": Fixed(lambda d: _commander_cards(), "x", 3, None), "strategies": None,
              "n": POS, "seed": SEED, "rotate": BOOL, "record": BOOL,

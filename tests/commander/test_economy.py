@@ -21,15 +21,15 @@ PASSIVE = Strategy(buy_max_rate=0, hire_target=0, raid_margin=float("inf"))
 
 def test_a_shorter_run_is_a_prefix_of_a_longer_one():
     rules = Rules(n_players=4)
-    a = simulate_economy(rules, FOUR, CARDS, n=600, seed=5, chunk_size=100)
-    c = simulate_economy(rules, FOUR, CARDS, n=300, seed=5, chunk_size=100)
+    a = simulate_economy(rules, FOUR, CARDS, n=600, seed=5, chunk_size=100, record=True)
+    c = simulate_economy(rules, FOUR, CARDS, n=300, seed=5, chunk_size=100, record=True)
     assert np.array_equal(a.win_round[:300], c.win_round)  # a prefix of the same chunks
     assert np.array_equal(a.gold[:300], c.gold)
 
 
 def test_gold_is_conserved_in_every_game_and_round():
     rules = Rules(n_players=3)
-    res = simulate_economy(rules, FOUR[:3], CARDS, n=500, seed=1)
+    res = simulate_economy(rules, FOUR[:3], CARDS, n=500, seed=1, record=True)
     assert (res.gold.sum(axis=2) + res.stock == rules.total_gold).all()
     assert (res.doublons >= 0).all() and (res.gold >= 0).all()
 
@@ -76,7 +76,8 @@ def test_lone_buyer_is_no_faster_than_the_exact_race(sale):
 
 def test_summaries():
     rules = Rules(n_players=4)
-    res = simulate_economy(rules, FOUR, CARDS, [Strategy(hire_target=2)] * 4, n=400, seed=4)
+    res = simulate_economy(rules, FOUR, CARDS, [Strategy(hire_target=2)] * 4, n=400, seed=4,
+                           record=True)
     curves = economy_curves(res)
     assert curves.index.name == "round" and len(curves) == 60
     assert ("rate", "mean") in curves.columns and ("leader_gold", "q90") in curves.columns
@@ -90,9 +91,9 @@ def test_summaries():
     assert (seats["ci_low"] <= seats["share"]).all() and (seats["share"] <= seats["ci_high"]).all()
 
 
-def test_no_record():
-    res = simulate_economy(Rules(), FOUR[:2], CARDS, n=10, seed=0, record=False)
-    assert res.gold is None
+def test_trajectories_are_kept_only_on_request():
+    res = simulate_economy(Rules(), FOUR[:2], CARDS, n=10, seed=0)
+    assert res.gold is None and res.doublons is None and res.stock is None
     with pytest.raises(ValueError, match="record=True"):
         economy_curves(res)
 
@@ -183,8 +184,8 @@ def test_identical_players_make_seat_rotation_invisible():
     # rotated and fixed seating play the very same games
     rules = Rules(n_players=3)
     same = [DECKS["ghost_sample"]] * 3
-    a = simulate_economy(rules, same, CARDS, n=300, seed=12, rotate=True)
-    b = simulate_economy(rules, same, CARDS, n=300, seed=12, rotate=False)
+    a = simulate_economy(rules, same, CARDS, n=300, seed=12, rotate=True, record=True)
+    b = simulate_economy(rules, same, CARDS, n=300, seed=12, rotate=False, record=True)
     assert np.array_equal(a.win_seat, b.win_seat) and np.array_equal(a.gold, b.gold)
     assert np.array_equal(a.doublons, b.doublons)
 
@@ -193,7 +194,7 @@ def test_seven_seas():
     rules = Rules(n_players=2, seven_seas=True)
     # all seven seas of the sample territories, in the order drawn, end the game
     res = simulate_economy(rules, FOUR[:2], CARDS, [Strategy(hire_target=3)] * 2, n=400,
-                           seed=6)
+                           seed=6, record=True)
     base = simulate_economy(Rules(n_players=2), FOUR[:2], CARDS, [Strategy(hire_target=3)] * 2,
                             n=400, seed=6)
     by_seas = (res.win_round > 0) & (res.gold[np.arange(400), res.win_round - 1,
@@ -241,5 +242,30 @@ def test_economy_size_is_the_peak_memory_and_huge_trajectories_are_refused_at_on
             assert_estimate(economy_size(2, 20_000, True, 60), peak)
         else:
             assert economy_size(2, 20_000, False, 60).nbytes <= peak
-    refused_at_once(lambda: simulate_economy(Rules(), decks, cards, n=10**10, seed=1),
-                    "n=10000000000", "record=True", "record=False")  # fmt: skip
+    refused_at_once(lambda: simulate_economy(Rules(), decks, cards, n=10**8, seed=1,
+                                             record=True),
+                    "n=100000000", "record=True", "record=False")  # fmt: skip
+    refused_at_once(lambda: simulate_economy(Rules(), decks, cards, n=10**12, seed=1),
+                    "n=1000000000000")  # fmt: skip
+
+
+def test_batches_of_chunks_play_the_games_of_one_kernel_call(monkeypatch):
+    """The run goes to the kernel in batches of chunks (bar, Ctrl-C); one chunk per
+    batch plays the very games of one call over every chunk."""
+    import commander.economy as economy
+
+    rules = Rules(n_players=3)
+    whole = simulate_economy(rules, FOUR[:3], CARDS, n=700, seed=7, chunk_size=64,
+                             record=True)
+    monkeypatch.setattr(economy, "Chunks", lambda total, first: ((c, c + 1) for c in range(total)))
+    one_by_one = simulate_economy(rules, FOUR[:3], CARDS, n=700, seed=7, chunk_size=64,
+                                  record=True)
+    assert whole == one_by_one
+    assert np.array_equal(whole.gold, one_by_one.gold)
+
+
+def test_a_long_run_shows_its_bar_when_asked(capsys):
+    simulate_economy(Rules(), FOUR[:2], CARDS, n=50, seed=0, progress=True)
+    assert "commander economy" in capsys.readouterr().err
+    simulate_economy(Rules(), FOUR[:2], CARDS, n=50, seed=0)  # stderr is no terminal here
+    assert capsys.readouterr().err == ""

@@ -121,3 +121,32 @@ def test_tables_no_agent_reads_are_not_built():
     assert inputs["duel_policy"].size == 1
     total = sum(v.nbytes for v in inputs.values() if isinstance(v, np.ndarray))
     assert total < 10**7  # (top + 1)³ tables of zeros would be 3 GB
+
+
+def test_three_player_tables_are_sized_first_and_huge_ones_refused_at_once():
+    from panache.game import games_size, three_tables, three_tables_size
+    from tests.tabletop.test_budget import peak_bytes, refused_at_once
+
+    rules = Rules(start_points=6, n_dice=3)
+    solve_three(rules)
+    # an upper figure: the distinct policies are fewer than POLICY_SHARE per state here
+    assert three_tables_size(rules).nbytes >= peak_bytes(lambda: three_tables.__wrapped__(rules))
+    refused_at_once(lambda: three_tables(Rules(start_points=400)), "start_points=400",
+                    "turn policies")  # fmt: skip
+    refused_at_once(lambda: simulate_games(Rules(start_points=400), [Agent.three()] * 3, 10),
+                    "three-player game tables")  # fmt: skip
+    refused_at_once(lambda: simulate_games(Rules(), [Agent.random()] * 2, 10**12),
+                    "n_games=1000000000000")  # fmt: skip
+    assert games_size(2, 10).nbytes == 2960
+
+
+def test_batches_of_game_chunks_play_the_games_of_one_kernel_call(monkeypatch):
+    import panache.game as game
+
+    agents = [Agent.heuristic(), Agent.random(), Agent.heuristic()]
+    whole = simulate_games(Rules(), agents, 500, seed=3, chunk_size=32)
+    monkeypatch.setattr(game, "Chunks", lambda total, first: ((c, c + 1) for c in range(total)))
+    one_by_one = simulate_games(Rules(), agents, 500, seed=3, chunk_size=32)
+    assert np.array_equal(whole.winners, one_by_one.winners)
+    assert np.array_equal(whole.elimination_order, one_by_one.elimination_order)
+    assert whole.stats.equals(one_by_one.stats)

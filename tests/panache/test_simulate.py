@@ -116,3 +116,35 @@ def test_bad_arguments(kwargs, error):
 def test_policy_for_other_dice_is_refused():
     with pytest.raises(ValueError, match="policy is for 3 dice"):
         simulate_turns(Rules(), solve_turn(Rules(n_dice=3)).policy, 10, seed=1)
+
+
+def test_batches_of_chunks_draw_the_samples_of_one_kernel_call(monkeypatch):
+    """The chunks go to the kernels in batches (bar, Ctrl-C); one chunk per batch draws
+    the very samples of the usual batches."""
+    import panache.simulate as simulate
+
+    rules = Rules()
+    policy = solve_turn(rules).policy
+    calls = {
+        "turns": lambda: simulate.simulate_turns(rules, policy, 1000, seed=4, chunk_size=64),
+        "attacks": lambda: simulate.simulate_attacks(rules, 3, 1000, seed=4, chunk_size=64),
+        "exchanges": lambda: simulate.simulate_exchanges(rules, 2, 1000, seed=4, chunk_size=64),
+    }
+    whole = {name: call() for name, call in calls.items()}
+    monkeypatch.setattr(simulate, "Chunks", lambda total, first: ((c, c + 1) for c in range(total)))
+    for name, call in calls.items():
+        one_by_one = call()
+        same = (one_by_one == whole[name]) if name == "exchanges" else \
+            np.array_equal(one_by_one, whole[name])  # fmt: skip
+        assert same, name
+
+
+def test_huge_runs_are_refused_at_once_and_bars_shown_when_asked(capsys):
+    from tests.tabletop.test_budget import refused_at_once
+
+    rules = Rules()
+    refused_at_once(lambda: simulate_turns(rules, solve_turn(rules).policy, 10**13),
+                    "n=10000000000000")  # fmt: skip
+    refused_at_once(lambda: simulate_exchanges(rules, 1, 10**13), "panache.simulate_exchanges")
+    simulate_attacks(rules, 2, 100, seed=1, progress=True)
+    assert "panache.simulate_attacks" in capsys.readouterr().err

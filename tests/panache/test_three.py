@@ -319,3 +319,30 @@ def test_an_exchange_played_with_any_counter_chances_matches_its_iteration():
     assert counter_violation(0.2, 0.25) == pytest.approx(0.15)
     assert counter_violation(-0.2, 0.25) == pytest.approx(0.05)
     assert counter_violation(-0.2, 0.0) == 0.0
+
+
+def test_three_size_is_the_peak_memory_and_a_huge_start_is_refused_at_once():
+    from panache.three import three_size
+    from tests.tabletop.test_budget import assert_estimate, peak_bytes, refused_at_once
+
+    solve_three.__wrapped__(Rules(start_points=4, n_dice=2))  # loads the kernels and the bar
+    rules = Rules(start_points=6, n_dice=3)
+    assert_estimate(three_size(rules), peak_bytes(lambda: solve_three.__wrapped__(rules)))
+    refused_at_once(lambda: solve_three(Rules(start_points=1000)), "start_points=1000",
+                    "states x 136 bytes")  # fmt: skip
+
+
+def test_batches_of_classes_solve_what_whole_levels_solve(monkeypatch):
+    """The classes of one total go to the kernels in batches (bar, Ctrl-C); one group
+    per batch solves the very tables of the usual batches."""
+    import panache.three as three
+
+    rules = Rules(start_points=5, n_dice=2)
+    whole = three.solve_three.__wrapped__(rules)
+    monkeypatch.setattr(three, "Chunks", lambda total: ((g, g + 1) for g in range(total)))
+    assert three.solve_three.__wrapped__(rules) == whole
+
+
+def test_the_solve_shows_its_bar_when_asked(capsys):
+    solve_three(Rules(start_points=4, n_dice=2), progress=True)
+    assert "panache three players" in capsys.readouterr().err
