@@ -103,6 +103,9 @@ class HiddenSolution:
     form: SequenceForm
     behaviour: tuple
 
+    def __post_init__(self):
+        Rules.check(self.rules, default=False)
+
     __eq__ = same_fields
 
     def setup_mix(self, side: int | str) -> pd.Series:

@@ -38,6 +38,7 @@ from samarra.engine import _apply, legal_actions, tie_break
 from samarra.information import action_code, n_play_codes, public_token
 from samarra.position import Position, setups, start_position
 from samarra.rules import BLACK, Rules
+from tabletop.frozen import same_fields
 
 
 @dataclass(frozen=True, eq=False)
@@ -88,6 +89,11 @@ class SequenceForm:
     payoff: np.ndarray
     n_states: int
     n_leaves: int
+
+    def __post_init__(self):
+        Rules.check(self.rules, default=False)
+
+    __eq__ = same_fields
 
     @property
     def n_infosets(self) -> tuple[int, int]:

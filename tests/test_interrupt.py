@@ -173,7 +173,8 @@ def test_sigint_ends_a_long_call_within_2_s(name, tmp_path):
     assert code != 0
     assert latency < LATENCY, f"{name}: {latency:.2f} s from SIGINT to exit"
     assert not [pid for pid in children if _alive(pid)]
-    after = sorted(p.name for p in folder.iterdir())
+    # a table's lock file (tabletop.files.computing_once) stays by design; it holds nothing
+    after = sorted(p.name for p in folder.iterdir() if not p.name.endswith(".lock"))
     warm = [n for n in after if n not in before]
     assert all(n.endswith(".npz") for n in warm), warm  # no partial or temporary file
     assert len(warm) <= 1, warm  # only the warm-up's table

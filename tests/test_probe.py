@@ -703,6 +703,9 @@ def _api() -> dict[str, Entry]:
             {"allow_large": BOOL, "progress": PROGRESS,
              "rules": Rules(S), "max_horizon": Int(0, None, 4),
              "table": Fixed(lambda d: None, "x", 3)}, samarra.HorizonGame, slow=True),
+        "samarra.solve_hidden": Entry(
+            {"rules": Rules(S), "horizon": Int(0, None, 3)}, samarra.HiddenSolution,
+            lambda r, a: r.exploitability <= 1e-9 and -1 <= r.value <= 1, slow=True),
         "samarra.start_position": Entry(
             {"rules": Rules(S), "black": Choice("SMD", "MDS"), "white": Choice("SMD", "DSM")},
             samarra.Position),
@@ -876,7 +879,7 @@ RECORDS = {
     "citadel": ("AllianceAnalysis", "DuelCheck", "DuelGameSolution", "EmpiricalGame",
                 "GameRecord", "GameSamples", "Resolution", "SidesCheck", "SidesSolution",
                 "StallOdds"),
-    "samarra": ("GameResult", "HorizonGame", "SetupGame", "Value", "View"),
+    "samarra": ("GameResult", "HiddenSolution", "HorizonGame", "SetupGame", "Value", "View"),
     "commander": ("BattleOdds", "BattleResult", "CardDataError", "CardSet",
                   "EconomyResult", "RaceResult", "Violation"),
 }

@@ -37,7 +37,9 @@ def test_economy_variants_rows_and_common_seed():
     variants = {"a": Rules(), "b": Rules()}
     table = economy_variants(variants, decks, CARDS, strats, n=300, seed=3)
     assert list(table.columns) == ["finished", "mean_round", "median_round", "first_seat",
-                                   "player_0", "player_1"]
+                                   "player_0", "player_1", "games", "finished_games"]
+    assert (table["games"] == 300).all()
+    assert np.allclose(table["finished_games"] / table["games"], table["finished"])
     assert np.allclose(table.loc["a"].to_numpy(), table.loc["b"].to_numpy(), equal_nan=True)
     row = table.loc["a"]
     assert np.isclose(row["player_0"] + row["player_1"], row["finished"])

@@ -97,7 +97,8 @@ MINIMAL_FOR = {
 #: other fields are placeholders; the record checks its rules before looking at them.
 RECORDS = {
     "panache.CommittedDuel", "panache.DuelSolution", "panache.PlayerSheet",
-    "panache.ThreeSolution", "citadel.EmpiricalGame", "samarra.HorizonGame",
+    "panache.ThreeSolution", "citadel.EmpiricalGame", "samarra.HiddenSolution",
+    "samarra.HorizonGame",
     "samarra.SetupGame", "commander.EconomyResult",
 }  # fmt: skip
 
