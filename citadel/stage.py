@@ -163,9 +163,10 @@ def distinct_orders(space: DuelSpace, side: int) -> np.ndarray:
     Two orders of the same amount whose row step and costs are the same against every
     order of the other side give identical rows (columns) of every stage game, at
     every state: they are legal together and dropping one changes neither the value
-    nor the optimal strategies of the rest. In ``"all"`` eight directions, a
-    direction's mirror image across the column (NE and NW, E and W, ...) always
-    matches it in the two-player game.
+    nor the optimal strategies of the rest. With ``"all"`` eight directions and
+    ``payment="all"``, a direction's mirror image across the column (NE and NW, E
+    and W, ...) matches it; when only the winners pay it need not (NE against SE
+    moves east and both pay, NW against SE cancels and nobody pays).
 
     Examples
     --------

@@ -268,9 +268,9 @@ def _evaluate(space: DuelSpace, policy_n, policy_s, payoff_of_exit=(1.0, -1.0),
     n_lev = space.levels.size
     values = np.zeros((2 * r + 1, n_lev, n_lev))
     win_n, win_s = payoff_of_exit
+    build = StageBuilder(space, merge=False).matrix  # every legal order
     for y, cn, cs in _states(space):
-        rows, cols, _, loop = duel_matrix(space, y, cn, cs, values)
-        payoff = _payoff(space, y, cn, cs, rows, cols, values, win_n, win_s)
+        rows, cols, payoff, loop = build(y, cn, cs, values, win_n, win_s)
         values[y + r, space.level_of[cn], space.level_of[cs]] = stationary_value(
             payoff, loop, rows, cols,
             None if policy_n is None else policy_n(y, cn, cs),
@@ -282,19 +282,6 @@ def _evaluate(space: DuelSpace, policy_n, policy_s, payoff_of_exit=(1.0, -1.0),
         return values
     c = rules.capital
     return float(values[r, space.level_of[c], space.level_of[c]])
-
-
-def _payoff(space, y, cn, cs, rows, cols, values, win_n, win_s):
-    """Like ``duel_matrix`` with custom exit payoffs (loop entries hold 0)."""
-    r = space.rules.radius
-    dy = space.dy[np.ix_(rows, cols)]
-    cn2 = np.maximum(cn - space.cost_n[np.ix_(rows, cols)], 0)
-    cs2 = np.maximum(cs - space.cost_s[np.ix_(rows, cols)], 0)
-    y2 = y + dy
-    payoff = np.where(y2 > r, win_n, np.where(y2 < -r, win_s, 0.0))
-    look = (np.abs(y2) <= r) & ~((dy == 0) & (cn2 == cn) & (cs2 == cs))
-    payoff[look] = values[y2[look] + r, space.level_of[cn2[look]], space.level_of[cs2[look]]]
-    return payoff
 
 
 @dataclass(frozen=True)
