@@ -404,7 +404,7 @@ def loop_solve_kernel(payoff, loop, tol, max_iter, certify, margin, small_gap, r
     """
     m, n = payoff.shape
     first_r, first_c = np.empty(m), np.empty(n)
-    value, gap = solve_checked(payoff, first_r, first_c, small_gap)
+    value, gap = solve_checked(payoff, first_r, first_c, small_gap, np.zeros(m), np.zeros(n))
     if gap < 0.0:
         return 0.0, 0.0, 0.0, False
     has_loop = False
@@ -453,7 +453,7 @@ def loop_solve_kernel(payoff, loop, tol, max_iter, certify, margin, small_gap, r
         for i in range(m):
             for j in range(n):
                 shifted[i, j] = payoff[i, j] + (sign * u if loop[i, j] else 0.0)
-        v_u, g_u = solve_checked(shifted, cur_r, cur_c, small_gap)
+        v_u, g_u = solve_checked(shifted, cur_r, cur_c, small_gap, first_r, first_c)
         if g_u < 0.0:
             return 0.0, 0.0, 0.0, False
         h_u = sign * (v_u - sign * u)
@@ -473,7 +473,7 @@ def loop_solve_kernel(payoff, loop, tol, max_iter, certify, margin, small_gap, r
                 for i in range(m):
                     for j in range(n):
                         shifted[i, j] = payoff[i, j] + (sign * below if loop[i, j] else 0.0)
-                v_b, g_b = solve_checked(shifted, try_r, try_c, small_gap)
+                v_b, g_b = solve_checked(shifted, try_r, try_c, small_gap, first_r, first_c)
                 if g_b < 0.0:
                     return 0.0, 0.0, 0.0, False
                 h_below = sign * (v_b - sign * below)
@@ -494,7 +494,7 @@ def loop_solve_kernel(payoff, loop, tol, max_iter, certify, margin, small_gap, r
         for i in range(m):
             for j in range(n):
                 shifted[i, j] = payoff[i, j] + (sign * hi if loop[i, j] else 0.0)
-        v_h, g_h = solve_checked(shifted, hi_r, hi_c, small_gap)
+        v_h, g_h = solve_checked(shifted, hi_r, hi_c, small_gap, first_r, first_c)
         if g_h < 0.0:
             return 0.0, 0.0, 0.0, False
         h_hi = sign * (v_h - sign * hi)
@@ -502,7 +502,7 @@ def loop_solve_kernel(payoff, loop, tol, max_iter, certify, margin, small_gap, r
     for i in range(m):
         for j in range(n):
             shifted[i, j] = payoff[i, j] + (sign * favoured if loop[i, j] else 0.0)
-    _, g_f = solve_checked(shifted, try_r, try_c, small_gap)
+    _, g_f = solve_checked(shifted, try_r, try_c, small_gap, hi_r, hi_c)
     if g_f < 0.0:
         return 0.0, 0.0, 0.0, False
     if sign > 0:

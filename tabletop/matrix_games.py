@@ -117,11 +117,12 @@ def solve_small_zero_sum(A: np.ndarray) -> ZeroSumSolution:
     """:func:`solve_zero_sum` for a small float64 matrix, without the LP set-up cost.
 
     A pure saddle point is looked for first, then a dense simplex runs in compiled
-    code (:mod:`tabletop._simplex`); where its saddle-point gap exceeds
-    ``SMALL_GAP`` times the spread of the payoffs (or its pivots do not finish),
-    HiGHS solves the game instead. For matrices of up to a few hundred rows called
-    many times, as the stage games of a stochastic game are. ``A`` is not checked:
-    a C-ordered 2-D float64 array of finite numbers.
+    code (:mod:`tabletop._simplex`), by double oracle over growing sub-games past 400
+    entries (each answer checked by best responses over the whole matrix); where its
+    saddle-point gap exceeds ``SMALL_GAP`` times the spread of the payoffs (or its
+    pivots do not finish), HiGHS solves the game instead. For matrices of up to a few
+    hundred rows called many times, as the stage games of a stochastic game are.
+    ``A`` is not checked: a C-ordered 2-D float64 array of finite numbers.
 
     Examples
     --------
@@ -133,7 +134,8 @@ def solve_small_zero_sum(A: np.ndarray) -> ZeroSumSolution:
 
     row = np.empty(A.shape[0])
     column = np.empty(A.shape[1])
-    value, gap = solve_checked(A, row, column, SMALL_GAP)
+    value, gap = solve_checked(A, row, column, SMALL_GAP, np.zeros(A.shape[0]),
+                               np.zeros(A.shape[1]))  # fmt: skip
     if gap < 0.0:
         return solve_zero_sum(A)
     return ZeroSumSolution(value, row, column, gap)

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import tabletop.matrix_games as mg
-from tabletop._simplex import saddle_point, solve_game
+from tabletop._simplex import saddle_point, solve_game, solve_oracle
 from tabletop.matrix_games import solve_small_zero_sum, solve_zero_sum
 
 
@@ -60,3 +60,23 @@ def test_falls_back_to_highs_when_the_gap_is_not_met(monkeypatch):
     A = np.random.default_rng(2).normal(size=(6, 7))
     monkeypatch.setattr(mg, "SMALL_GAP", -1.0)  # no simplex answer is accepted
     assert solve_small_zero_sum(A) == solve_zero_sum(A)
+
+
+@pytest.mark.parametrize("warm", [False, True])
+def test_double_oracle_is_checked_on_the_whole_matrix(warm):
+    """The restricted games' answer is optimal in the whole game: its gap, computed
+    here from scratch over every row and column, is within the tolerance."""
+    rng = np.random.default_rng(12)
+    for k in range(60):
+        m, n = rng.integers(20, 80, size=2)
+        A = rng.normal(size=(m, n)) if k % 2 else rng.integers(-2, 3, size=(m, n)) * 1.0
+        w_r, w_c = np.zeros(m), np.zeros(n)
+        if warm:
+            w_r[rng.integers(m, size=3)] = 1.0
+            w_c[rng.integers(n, size=3)] = 1.0
+        row, column = np.empty(m), np.empty(n)
+        tol = 0.5 * mg.SMALL_GAP * np.ptp(A)  # as solve_checked asks
+        gap = solve_oracle(A, row, column, w_r, w_c, tol)
+        assert 0.0 <= gap <= tol
+        assert _gap(A, row, column) == pytest.approx(gap, abs=1e-15)
+        assert float(row @ A @ column) == pytest.approx(solve_zero_sum(A).value, abs=1e-9)
