@@ -9,6 +9,7 @@ and ``winners_pay`` (payment "winners" rather than "all"). The rules are those o
 import numpy as np
 from numba import prange
 
+from tabletop._simplex import solve_checked
 from tabletop.draws import randbelow
 from tabletop.jit import jit, parallel_jit
 
@@ -328,3 +329,186 @@ def simulate_games_kernel(seeds, chunk_size, n_games, kinds, radius, max_rounds,
             pawn[g, 0] = x
             pawn[g, 1] = y
     return scores, rounds, caps, pawn
+
+
+@jit
+def duel_stage_kernel(y, cap_n, cap_s, rows, cols, dy, cost_n, cost_s, level_of, values,
+                      radius, win_n, win_s, payoff, loop):  # fmt: skip
+    """Fill the two-player stage game at (y, cap_n, cap_s) (``citadel.stage.duel_matrix``).
+
+    ``rows`` / ``cols``: the orders of N / S offered (indices into the (m, n) outcome
+    tables ``dy``, ``cost_n``, ``cost_s``); ``values[y + radius, level N, level S]``:
+    the continuation values; ``win_n`` / ``win_s``: the payoff when the pawn leaves
+    the board north / south. Writes ``payoff`` and ``loop``, shape (rows, cols): a
+    loop entry (the orders leave the state as it is) holds 0.
+    """
+    for a in range(rows.size):
+        i = rows[a]
+        for b in range(cols.size):
+            j = cols[b]
+            y2 = y + dy[i, j]
+            cn = max(cap_n - cost_n[i, j], 0)
+            cs = max(cap_s - cost_s[i, j], 0)
+            stay = y2 == y and cn == cap_n and cs == cap_s
+            loop[a, b] = stay
+            if y2 > radius:
+                payoff[a, b] = win_n
+            elif y2 < -radius:
+                payoff[a, b] = win_s
+            elif stay:
+                payoff[a, b] = 0.0
+            else:
+                payoff[a, b] = values[y2 + radius, level_of[cn], level_of[cs]]
+
+
+@jit
+def _pair_stats(loop, rest, row, column):
+    """``(row @ loop @ column, row @ rest @ column)``."""
+    p_loop = 0.0
+    off = 0.0
+    for i in range(row.size):
+        if row[i] != 0.0:
+            a = 0.0
+            b = 0.0
+            for j in range(column.size):
+                if loop[i, j]:
+                    a += column[j]
+                else:
+                    b += rest[i, j] * column[j]
+            p_loop += row[i] * a
+            off += row[i] * b
+    return p_loop, off
+
+
+@jit
+def _clean_into(p, out):
+    """``citadel.stage._clean``: weights below 1e-9 dropped, the rest normalised."""
+    total = 0.0
+    for k in range(p.size):
+        out[k] = p[k] if p[k] >= 1e-9 else 0.0
+        total += out[k]
+    out /= total
+
+
+@jit
+def loop_solve_kernel(payoff, loop, tol, max_iter, certify, margin, small_gap, row, column):
+    """``citadel.stage.solve_with_loop`` with the dense simplex: the same steps in the
+    same order (see its docstring), each matrix game solved by
+    ``tabletop._simplex.solve_checked``.
+
+    Writes ``row`` and ``column``; returns ``(value, residual, gap, ok)``. ``ok`` is
+    False when a matrix game was not solved to ``small_gap`` (the caller then solves
+    the state another way). Work arrays: the shifted matrix (m, n) and five pairs of
+    strategies (first, current, below the fixed point, above it, trial), each of
+    lengths m and n.
+    """
+    m, n = payoff.shape
+    first_r, first_c = np.empty(m), np.empty(n)
+    value, gap = solve_checked(payoff, first_r, first_c, small_gap, np.zeros(m), np.zeros(n))
+    if gap < 0.0:
+        return 0.0, 0.0, 0.0, False
+    has_loop = False
+    for i in range(m):
+        for j in range(n):
+            if loop[i, j]:
+                has_loop = True
+    if not has_loop or abs(value) <= tol:
+        row[:] = first_r
+        column[:] = first_c
+        if not has_loop:
+            return value, 0.0, gap, True
+        return 0.0, abs(value), gap, True
+    sign = 1.0 if value > 0 else -1.0
+    rest = payoff.copy()
+    big = 0.0
+    for i in range(m):
+        for j in range(n):
+            if loop[i, j]:
+                rest[i, j] = 0.0
+            big = max(big, abs(payoff[i, j]))
+    shifted = np.empty((m, n))
+    cur_r, cur_c = first_r.copy(), first_c.copy()
+    lo_r, lo_c = first_r.copy(), first_c.copy()
+    hi_r, hi_c = np.empty(m), np.empty(n)
+    try_r, try_c = np.empty(m), np.empty(n)
+    lo, hi = 0.0, big
+    have_hi = False
+    h_hi = 0.0
+    current_is_lo = True
+
+    for _ in range(max_iter):
+        # the Newton step from the current pair, else from the pair below, else bisect
+        u = np.nan
+        p_loop, off = _pair_stats(loop, rest, cur_r, cur_c)
+        if p_loop < 1.0 - 1e-12:
+            u = sign * off / (1.0 - p_loop)
+        if not (lo < u <= hi) and not current_is_lo:
+            u = np.nan
+            p_loop, off = _pair_stats(loop, rest, lo_r, lo_c)
+            if p_loop < 1.0 - 1e-12:
+                u = sign * off / (1.0 - p_loop)
+        if not (lo < u <= hi):
+            u = 0.5 * (lo + hi)
+        # h(u)
+        for i in range(m):
+            for j in range(n):
+                shifted[i, j] = payoff[i, j] + (sign * u if loop[i, j] else 0.0)
+        v_u, g_u = solve_checked(shifted, cur_r, cur_c, small_gap, first_r, first_c)
+        if g_u < 0.0:
+            return 0.0, 0.0, 0.0, False
+        h_u = sign * (v_u - sign * u)
+        gap = max(gap, g_u)
+        if h_u > tol:
+            lo = u
+            lo_r[:] = cur_r
+            lo_c[:] = cur_c
+            current_is_lo = True
+        else:
+            hi, h_hi, have_hi = u, h_u, True
+            hi_r[:] = cur_r
+            hi_c[:] = cur_c
+            current_is_lo = False
+            if h_u >= -tol:  # a fixed point: is it the one nearest 0?
+                below = max(lo, u - certify)
+                for i in range(m):
+                    for j in range(n):
+                        shifted[i, j] = payoff[i, j] + (sign * below if loop[i, j] else 0.0)
+                v_b, g_b = solve_checked(shifted, try_r, try_c, small_gap, first_r, first_c)
+                if g_b < 0.0:
+                    return 0.0, 0.0, 0.0, False
+                h_below = sign * (v_b - sign * below)
+                if h_below > tol:
+                    lo = below
+                    lo_r[:] = try_r
+                    lo_c[:] = try_c
+                    break
+                hi, h_hi = below, h_below
+                hi_r[:] = try_r
+                hi_c[:] = try_c
+                cur_r[:] = lo_r
+                cur_c[:] = lo_c
+                current_is_lo = True
+        if hi - lo <= tol:
+            break
+    if not have_hi:
+        for i in range(m):
+            for j in range(n):
+                shifted[i, j] = payoff[i, j] + (sign * hi if loop[i, j] else 0.0)
+        v_h, g_h = solve_checked(shifted, hi_r, hi_c, small_gap, first_r, first_c)
+        if g_h < 0.0:
+            return 0.0, 0.0, 0.0, False
+        h_hi = sign * (v_h - sign * hi)
+    favoured = hi * (1.0 - margin)
+    for i in range(m):
+        for j in range(n):
+            shifted[i, j] = payoff[i, j] + (sign * favoured if loop[i, j] else 0.0)
+    _, g_f = solve_checked(shifted, try_r, try_c, small_gap, hi_r, hi_c)
+    if g_f < 0.0:
+        return 0.0, 0.0, 0.0, False
+    if sign > 0:
+        _clean_into(try_r, row)
+        _clean_into(hi_c, column)
+    else:
+        _clean_into(hi_r, row)
+        _clean_into(try_c, column)
+    return sign * hi, abs(h_hi), gap, True

@@ -31,10 +31,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from citadel._kernels import resolve_many_kernel
+from citadel._kernels import duel_stage_kernel, loop_solve_kernel, resolve_many_kernel
 from citadel.rules import Rules
 from tabletop.frozen import same_fields
-from tabletop.matrix_games import solve_zero_sum
+from tabletop.matrix_games import SMALL_GAP, solve_small_zero_sum, solve_zero_sum
 
 DIRECTION_SETS = {"axis": ((0,), (4,)), "fees": ((0, 1), (4, 5)), "all": (tuple(range(8)),) * 2}
 
@@ -156,6 +156,69 @@ def duel_matrix(space: DuelSpace, y: int, cap_n: int, cap_s: int, values: np.nda
     return rows, cols, payoff, loop
 
 
+def distinct_orders(space: DuelSpace, side: int) -> np.ndarray:
+    """The orders of ``side`` left when orders of one amount with identical outcomes
+    are merged (the first of each class kept), ascending.
+
+    Two orders of the same amount whose row step and costs are the same against every
+    order of the other side give identical rows (columns) of every stage game, at
+    every state: they are legal together and dropping one changes neither the value
+    nor the optimal strategies of the rest. With ``"all"`` eight directions and
+    ``payment="all"``, a direction's mirror image across the column (NE and NW, E
+    and W, ...) matches it; when only the winners pay it need not (NE against SE
+    moves east and both pay, NW against SE cancels and nobody pays).
+
+    Examples
+    --------
+    >>> space = duel_space(Rules(n_players=2, capital=10, bid_step=5), "all")
+    >>> space.amounts[0].size, distinct_orders(space, 0).size
+    (17, 11)
+    """
+    table = np.stack([space.dy, space.cost_n, space.cost_s], axis=-1)
+    if side == 1:
+        table = table.transpose(1, 0, 2)
+    seen, keep = set(), []
+    for k, amount in enumerate(space.amounts[side]):
+        key = (int(amount), table[k].tobytes())
+        if key not in seen:
+            seen.add(key)
+            keep.append(k)
+    return np.array(keep, dtype=np.int64)
+
+
+class StageBuilder:
+    """Stage games of a :class:`DuelSpace` built by a compiled kernel, over the
+    :func:`distinct_orders` of each side (``merge=True``) or every order.
+
+    ``legal[side][capital]`` holds the offered orders of each side at each capital.
+    """
+
+    def __init__(self, space: DuelSpace, merge: bool = True):
+        self.space = space
+        rules = space.rules
+        self.legal = []
+        for side in (0, 1):
+            keep = distinct_orders(space, side) if merge else np.arange(space.amounts[side].size)
+            by_cap = []
+            for cap in range(rules.capital + 1):
+                ok = np.isin(space.amounts[side][keep], rules.legal_amounts(cap))
+                by_cap.append(np.ascontiguousarray(keep[ok]))
+            self.legal.append(by_cap)
+
+    def matrix(self, y: int, cap_n: int, cap_s: int, values: np.ndarray,
+               win_n: float = 1.0, win_s: float = -1.0):  # fmt: skip
+        """``(rows, cols, payoff, loop)`` as :func:`duel_matrix` returns them, with the
+        exit payoffs ``win_n`` / ``win_s``."""
+        space = self.space
+        rows, cols = self.legal[0][cap_n], self.legal[1][cap_s]
+        payoff = np.empty((rows.size, cols.size))
+        loop = np.empty((rows.size, cols.size), dtype=np.bool_)
+        duel_stage_kernel(y, cap_n, cap_s, rows, cols, space.dy, space.cost_n, space.cost_s,
+                          space.level_of, values, space.rules.radius, win_n, win_s,
+                          payoff, loop)  # fmt: skip
+        return rows, cols, payoff, loop
+
+
 #: How far toward 0 a fixed point is checked to be the nearest (the value's precision).
 CERTIFY = 1e-8
 #: Relative step toward 0 at which the favoured player's strategy is taken.
@@ -192,7 +255,7 @@ class LoopSolution:
 
 
 def solve_with_loop(payoff: np.ndarray, loop: np.ndarray, tol: float = 1e-10,
-                    max_iter: int = 200) -> LoopSolution:  # fmt: skip
+                    max_iter: int = 200, solver=solve_zero_sum) -> LoopSolution:  # fmt: skip
     """Value of a state whose ``loop`` entries are worth the state itself.
 
     With f(v) = val(payoff + loop v), the value is the fixed point of f that Shapley's
@@ -215,6 +278,9 @@ def solve_with_loop(payoff: np.ndarray, loop: np.ndarray, tol: float = 1e-10,
     v'. The other player's strategy is taken at a. The price, at most a relative
     1e-6 per state, is measured by ``citadel.whole_game.check_solution``.
 
+    ``solver`` solves each matrix game (:func:`tabletop.matrix_games.solve_zero_sum`,
+    or :func:`tabletop.matrix_games.solve_small_zero_sum` for small float64 arrays).
+
     Examples
     --------
     Abstaining together repeats the state; N gains 1 by bidding when S abstains:
@@ -224,7 +290,7 @@ def solve_with_loop(payoff: np.ndarray, loop: np.ndarray, tol: float = 1e-10,
     >>> round(out.value, 9), out.column.round(6).tolist()
     (-0.5, [0.0, 1.0])
     """
-    first = solve_zero_sum(payoff)
+    first = solver(payoff)
     if not loop.any():
         return LoopSolution(first.value, first.row, first.column, 0.0, first.gap)
     g0 = first.value
@@ -235,7 +301,7 @@ def solve_with_loop(payoff: np.ndarray, loop: np.ndarray, tol: float = 1e-10,
     rest = np.where(loop, 0.0, payoff)
 
     def h(u):  # the sign-adjusted g on u >= 0: h(0) > 0, h non-increasing
-        sol = solve_zero_sum(payoff + loop * (sign * u))
+        sol = solver(payoff + loop * (sign * u))
         return sol, sign * (sol.value - sign * u)
 
     def newton(sol):  # the stationary value of the pair: the Newton step on g
@@ -274,6 +340,29 @@ def solve_with_loop(payoff: np.ndarray, loop: np.ndarray, tol: float = 1e-10,
     favoured = h(hi * (1.0 - FAVOURED_MARGIN))[0]
     row, column = (favoured.row, s_hi.column) if sign > 0 else (s_hi.row, favoured.column)
     return LoopSolution(sign * hi, _clean(row), _clean(column), abs(h_hi), gap)
+
+
+def solve_with_loop_small(payoff: np.ndarray, loop: np.ndarray, tol: float = 1e-10,
+                          max_iter: int = 200) -> LoopSolution:  # fmt: skip
+    """:func:`solve_with_loop` in compiled code, every matrix game solved by the dense
+    simplex (:func:`tabletop.matrix_games.solve_small_zero_sum`); the same steps, so
+    the same fixed point. Where a matrix game is not solved to its gap tolerance,
+    :func:`solve_with_loop` solves the state, with HiGHS behind the simplex.
+
+    Examples
+    --------
+    >>> out = solve_with_loop_small(np.array([[0.0, -1.0], [1.0, -0.5]]),
+    ...                             np.array([[True, False], [False, False]]))
+    >>> round(out.value, 9), out.column.round(6).tolist()
+    (-0.5, [0.0, 1.0])
+    """
+    row, column = np.empty(payoff.shape[0]), np.empty(payoff.shape[1])
+    value, residual, gap, ok = loop_solve_kernel(
+        payoff, loop, tol, max_iter, CERTIFY, FAVOURED_MARGIN, SMALL_GAP, row, column
+    )
+    if not ok:
+        return solve_with_loop(payoff, loop, tol, max_iter, solver=solve_small_zero_sum)
+    return LoopSolution(value, row, column, residual, gap)
 
 
 def stationary_value(payoff: np.ndarray, loop: np.ndarray, rows: np.ndarray, cols: np.ndarray,

@@ -26,12 +26,21 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from citadel.rules import DIRECTIONS, Rules
-from citadel.stage import DuelSpace, duel_matrix, duel_space, solve_with_loop, stationary_value
+from citadel.stage import (
+    DuelSpace,
+    StageBuilder,
+    duel_matrix,
+    duel_space,
+    solve_with_loop,
+    solve_with_loop_small,
+    stationary_value,
+)
 from tabletop.budget import Estimate, duration, progress_bar, show_progress
 from tabletop.frozen import same_fields
 from tabletop.validate import check_choice, check_instance
@@ -185,23 +194,41 @@ def solve_duel_game(rules: Rules, directions: str = "axis", *,
     show = show_progress(progress)
     space = duel_space(rules, directions)
     _announce(solve_time(rules, directions))
-    r = rules.radius
+    return _solve_states(space, show)
+
+
+def _solve_states(space: DuelSpace, show: bool = False, fast: bool = True) -> DuelGameSolution:
+    """Solve every state in order of increasing capitals.
+
+    ``fast``: stage games over the :func:`citadel.stage.distinct_orders`, built by a
+    compiled kernel and solved by the dense simplex
+    (:func:`tabletop.matrix_games.solve_small_zero_sum`); otherwise over every order,
+    built with numpy and solved by HiGHS (the plain solver the fast one is tested and
+    timed against).
+    """
+    r = space.rules.radius
     n_lev = space.levels.size
     values = np.zeros((2 * r + 1, n_lev, n_lev))
     row, column = {}, {}
     residual = 0.0
     lp_gap = 0.0
+    if fast:
+        build = StageBuilder(space).matrix
+        solve = solve_with_loop_small
+    else:
+        build = partial(duel_matrix, space)
+        solve = solve_with_loop
+    level_of = space.level_of
     with progress_bar(values.size, "citadel duel", show, "state") as bar:
         for y, cn, cs in _states(space):
-            rows, cols, payoff, loop = duel_matrix(space, y, cn, cs, values)
-            sol = solve_with_loop(payoff, loop)
-            value, res = sol.value, sol.residual
-            values[y + r, space.level_of[cn], space.level_of[cs]] = value
+            rows, cols, payoff, loop = build(y, cn, cs, values)
+            sol = solve(payoff, loop)
+            values[y + r, level_of[cn], level_of[cs]] = sol.value
             keep_r = sol.row > 1e-12
             keep_c = sol.column > 1e-12
             row[(y, cn, cs)] = (rows[keep_r], sol.row[keep_r] / sol.row[keep_r].sum())
             column[(y, cn, cs)] = (cols[keep_c], sol.column[keep_c] / sol.column[keep_c].sum())
-            residual = max(residual, res)
+            residual = max(residual, sol.residual)
             lp_gap = max(lp_gap, sol.gap)
             bar.update(1)
     return DuelGameSolution(space, values, row, column, residual, lp_gap)
@@ -241,9 +268,9 @@ def _evaluate(space: DuelSpace, policy_n, policy_s, payoff_of_exit=(1.0, -1.0),
     n_lev = space.levels.size
     values = np.zeros((2 * r + 1, n_lev, n_lev))
     win_n, win_s = payoff_of_exit
+    build = StageBuilder(space, merge=False).matrix  # every legal order
     for y, cn, cs in _states(space):
-        rows, cols, _, loop = duel_matrix(space, y, cn, cs, values)
-        payoff = _payoff(space, y, cn, cs, rows, cols, values, win_n, win_s)
+        rows, cols, payoff, loop = build(y, cn, cs, values, win_n, win_s)
         values[y + r, space.level_of[cn], space.level_of[cs]] = stationary_value(
             payoff, loop, rows, cols,
             None if policy_n is None else policy_n(y, cn, cs),
@@ -255,19 +282,6 @@ def _evaluate(space: DuelSpace, policy_n, policy_s, payoff_of_exit=(1.0, -1.0),
         return values
     c = rules.capital
     return float(values[r, space.level_of[c], space.level_of[c]])
-
-
-def _payoff(space, y, cn, cs, rows, cols, values, win_n, win_s):
-    """Like ``duel_matrix`` with custom exit payoffs (loop entries hold 0)."""
-    r = space.rules.radius
-    dy = space.dy[np.ix_(rows, cols)]
-    cn2 = np.maximum(cn - space.cost_n[np.ix_(rows, cols)], 0)
-    cs2 = np.maximum(cs - space.cost_s[np.ix_(rows, cols)], 0)
-    y2 = y + dy
-    payoff = np.where(y2 > r, win_n, np.where(y2 < -r, win_s, 0.0))
-    look = (np.abs(y2) <= r) & ~((dy == 0) & (cn2 == cn) & (cs2 == cs))
-    payoff[look] = values[y2[look] + r, space.level_of[cn2[look]], space.level_of[cs2[look]]]
-    return payoff
 
 
 @dataclass(frozen=True)

@@ -8,11 +8,14 @@ import pytest
 from citadel import GameState, Rules
 from citadel.resolve import resolve_reference
 from citadel.stage import (
+    StageBuilder,
+    distinct_orders,
     duel_matrix,
     duel_space,
     exploitability,
     regret_matching,
     solve_with_loop,
+    solve_with_loop_small,
     stage_payoffs,
 )
 from tabletop.matrix_games import solve_zero_sum
@@ -187,3 +190,57 @@ def test_regret_matching_needs_an_iteration_and_finite_payoffs():
     with pytest.raises(ValueError, match="payoffs must hold finite numbers"):
         regret_matching([PENNIES, np.array([[np.nan, 1.0], [1.0, -1.0]])], 10)
     assert regret_matching([PENNIES, -PENNIES], 1).iterations == 1
+
+
+@pytest.mark.parametrize("payment", ["all", "winners"])
+@pytest.mark.parametrize("resolution", ["variant", "basic"])
+def test_merged_orders_have_identical_outcomes(payment, resolution):
+    """Every order dropped by distinct_orders has the amount and, against every order
+    of the other side, the row step and costs of one kept."""
+    rules = Rules(n_players=2, capital=6, bid_step=2, payment=payment, resolution=resolution)
+    space = duel_space(rules, "all")
+    table = np.stack([space.dy, space.cost_n, space.cost_s], axis=-1)
+    for side, tab in ((0, table), (1, table.transpose(1, 0, 2))):
+        keep = distinct_orders(space, side)
+        if payment == "all":  # mirror images at least merge
+            assert keep.size < space.amounts[side].size
+        for k in range(space.amounts[side].size):
+            same = [q for q in keep if space.amounts[side][q] == space.amounts[side][k]
+                    and (tab[q] == tab[k]).all()]  # fmt: skip
+            assert len(same) == 1
+        # kept orders are pairwise distinct
+        rows = {(int(space.amounts[side][q]), tab[q].tobytes()) for q in keep}
+        assert len(rows) == keep.size
+
+
+@pytest.mark.parametrize("min_bid", [0, 2])
+def test_stage_builder_matches_duel_matrix(min_bid):
+    rules = Rules(n_players=2, radius=1, capital=6, bid_step=2, min_bid=min_bid)
+    space = duel_space(rules, "all")
+    rng = np.random.default_rng(5)
+    values = rng.uniform(-1, 1, size=(3, space.levels.size, space.levels.size))
+    merged, every = StageBuilder(space), StageBuilder(space, merge=False)
+    for y, cn, cs in itertools.product(range(-1, 2), range(7), range(7)):
+        rows, cols, payoff, loop = duel_matrix(space, y, cn, cs, values)
+        r2, c2, p2, l2 = every.matrix(y, cn, cs, values)
+        assert (r2 == rows).all() and (c2 == cols).all()
+        assert (p2 == payoff).all() and (l2 == loop).all()
+        r3, c3, p3, l3 = merged.matrix(y, cn, cs, values)
+        pick_r, pick_c = np.searchsorted(rows, r3), np.searchsorted(cols, c3)
+        assert (p3 == payoff[np.ix_(pick_r, pick_c)]).all()
+        assert (l3 == loop[np.ix_(pick_r, pick_c)]).all()
+        assert solve_zero_sum(p3).value == pytest.approx(solve_zero_sum(payoff).value, abs=1e-9)
+
+
+def test_compiled_loop_solve_matches_solve_with_loop():
+    rng = np.random.default_rng(8)
+    for k in range(200):
+        m, n = rng.integers(1, 9, size=2)
+        payoff = rng.uniform(-1, 1, size=(m, n)).round(1 if k % 2 else 6)
+        loop = rng.random((m, n)) < 0.25
+        payoff[loop] = 0.0
+        fast, plain = solve_with_loop_small(payoff, loop), solve_with_loop(payoff, loop)
+        assert fast.value == pytest.approx(plain.value, abs=1e-9)
+        assert fast.residual <= 1e-9
+        for p in (fast.row, fast.column):
+            assert p.min() >= 0 and p.sum() == pytest.approx(1.0, abs=1e-12)

@@ -6,7 +6,7 @@ import pytest
 
 from citadel import Rules
 from citadel.stage import duel_space
-from citadel.whole_game import check_solution, solve_duel_game, value_by_grid
+from citadel.whole_game import _solve_states, check_solution, solve_duel_game, value_by_grid
 from tabletop.stats import estimate_mean
 from tests.citadel.brute import duel_value_iteration
 from tests.conftest import Z_TOL
@@ -126,3 +126,40 @@ def test_grid_table_and_validation():
         duel_space(Rules(n_players=2), "diagonal")
     with pytest.raises(ValueError, match="must include"):
         check_solution(solve_duel_game(Rules(n_players=2, radius=1, capital=4), "fees"), "axis")
+
+
+FAST_CASES = [
+    Rules(n_players=2, radius=1, capital=6, bid_step=2),
+    Rules(n_players=2, radius=2, capital=6, bid_step=3),
+    Rules(n_players=2, radius=1, capital=6, bid_step=2, min_bid=2),
+    Rules(n_players=2, radius=2, capital=6, bid_step=2, min_bid=4),
+    Rules(n_players=2, radius=1, capital=6, bid_step=1, payment="winners"),
+    Rules(n_players=2, radius=1, capital=6, bid_step=2, resolution="basic", min_bid=2),
+]
+
+
+@pytest.mark.parametrize("rules", FAST_CASES)
+def test_fast_solve_equals_the_plain_solver_with_every_direction(rules):
+    """Merged orders, the compiled stage games and the dense simplex leave every
+    state's value as the plain solver (every order, HiGHS) finds it; the solution is
+    not exploitable by an exact best response over every legal order."""
+    space = duel_space(rules, "all")
+    fast = solve_duel_game(rules, "all")
+    plain = _solve_states(space, fast=False)
+    assert fast.values.shape == plain.values.shape
+    np.testing.assert_allclose(fast.values, plain.values, rtol=0, atol=1e-9)
+    assert fast.residual < 1e-9 and fast.lp_gap < 1e-11
+    chk = check_solution(fast, "all")
+    assert chk.exploitability < 1e-6
+    assert chk.value == pytest.approx(0.0, abs=1e-9)
+
+
+def test_fast_solve_is_a_fixed_point_of_the_brute_force_operator_with_every_direction():
+    """One application of the brute-force Shapley operator (orders enumerated and
+    resolved by the plain reference) leaves the eight-direction values unchanged."""
+    rules = Rules(n_players=2, radius=1, capital=4, bid_step=1, min_bid=1)
+    sol = solve_duel_game(rules, "all")
+    dirs = tuple(range(8))
+    again = duel_value_iteration(rules, dirs, dirs, iterations=1, start=sol.values)
+    np.testing.assert_allclose(again, sol.values, atol=1e-8)
+    assert np.abs(sol.values).max() > 0.1
