@@ -124,7 +124,7 @@ def equilibrium_play(solution: HiddenSolution) -> pd.DataFrame:
     Examples
     --------
     >>> from samarra import Rules, solve_hidden
-    >>> equilibrium_play(solve_hidden(Rules(length=3), 1)).loc["black", "moves"]
+    >>> float(equilibrium_play(solve_hidden(Rules(length=3), 1)).loc["black", "moves"])
     1.0
     """
     import pandas as pd
