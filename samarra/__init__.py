@@ -13,6 +13,12 @@ from samarra.agents import (
 from samarra.analyses import balance
 from samarra.engine import Action, Game, GameResult, apply_action, legal_actions, tie_break
 from samarra.hidden import HiddenSolution, solve_hidden
+from samarra.hidden_play import (
+    AgentExploitability,
+    agent_exploitability,
+    equilibrium_play,
+    is_bluff,
+)
 from samarra.horizon import HorizonGame, horizon_values, solve_horizon
 from samarra.position import Position, format_position, parse_position, setups, start_position
 from samarra.rules import Rules
@@ -23,6 +29,7 @@ from samarra.variants import compare_variants
 
 __all__ = [
     "Action",
+    "AgentExploitability",
     "DeterminizingAgent",
     "Game",
     "GameResult",
@@ -37,12 +44,15 @@ __all__ = [
     "Table",
     "Value",
     "View",
+    "agent_exploitability",
     "apply_action",
     "balance",
     "compare_variants",
     "determinizations",
+    "equilibrium_play",
     "format_position",
     "horizon_values",
+    "is_bluff",
     "legal_actions",
     "n_states",
     "parse_position",

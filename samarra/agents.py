@@ -145,10 +145,19 @@ def determinizations(view: View) -> list[Position]:
     return out
 
 
+def _uniform_over(pool: list[Option], opts: list[Option]) -> list[float]:
+    """Each option's probability when one of ``pool`` is drawn uniformly."""
+    return [1.0 / len(pool) if o in pool else 0.0 for o in opts]
+
+
 class RandomAgent:
     """A uniformly random legal action."""
 
     name = "random"
+
+    def probabilities(self, view: View, opts: list[Option]) -> list[float]:
+        """The probability of each option (uniform)."""
+        return [1.0 / len(opts)] * len(opts)
 
     def choose(self, view: View, opts: list[Option], rng: random.Random) -> Option:
         return opts[rng.randrange(len(opts))]
@@ -159,18 +168,29 @@ class GreedyAgent:
 
     name = "greedy"
 
-    def choose(self, view: View, opts: list[Option], rng: random.Random) -> Option:
+    def pool(self, view: View, opts: list[Option]) -> list[Option]:
+        """The options the agent draws from, uniformly (one sure win, if any)."""
+        return self._pool(view, opts)[0]
+
+    def _pool(self, view: View, opts: list[Option]) -> tuple[list[Option], bool]:
         worlds = determinizations(view)
         me = view.side
         sure = [o for o in opts if all(_apply(w, to_action(w, o)).winner == me for w in worlds)]
         if sure:
-            return sure[0]
+            return sure[:1], True
         rules = view.position.rules
         here = rules.rows_to_go(view.own[SERVANT], me)
         forward = [o for o in opts if o.kind == "move" and o.figure == SERVANT
                    and rules.rows_to_go(o.cell, me) < here]  # fmt: skip
-        pool = forward or opts
-        return pool[rng.randrange(len(pool))]
+        return forward or opts, False
+
+    def probabilities(self, view: View, opts: list[Option]) -> list[float]:
+        """The probability of each option (uniform over :meth:`pool`)."""
+        return _uniform_over(self.pool(view, opts), opts)
+
+    def choose(self, view: View, opts: list[Option], rng: random.Random) -> Option:
+        pool, sure = self._pool(view, opts)
+        return pool[0] if sure else pool[rng.randrange(len(pool))]
 
 
 class DeterminizingAgent:
@@ -204,13 +224,21 @@ class DeterminizingAgent:
         tb = tie_break(after)
         return 0.0 if tb is None else (0.1 if tb == me else -0.1)
 
-    def choose(self, view: View, opts: list[Option], rng: random.Random) -> Option:
+    def pool(self, view: View, opts: list[Option]) -> list[Option]:
+        """The options of best mean value, which the agent draws from uniformly."""
         if not self.use_merchant:
             opts = [o for o in opts if o.kind != "merchant"] or opts
         worlds = determinizations(view)
         means = [sum(self.score(w, o, view.side) for w in worlds) / len(worlds) for o in opts]
         best = max(means)
-        pool = [o for o, m in zip(opts, means, strict=True) if m >= best - 1e-12]
+        return [o for o, m in zip(opts, means, strict=True) if m >= best - 1e-12]
+
+    def probabilities(self, view: View, opts: list[Option]) -> list[float]:
+        """The probability of each option (uniform over :meth:`pool`)."""
+        return _uniform_over(self.pool(view, opts), opts)
+
+    def choose(self, view: View, opts: list[Option], rng: random.Random) -> Option:
+        pool = self.pool(view, opts)
         return pool[rng.randrange(len(pool))]
 
 

@@ -50,3 +50,50 @@ def test_pairings_restrict_the_tournament(table33):
     assert list(out.index) == [("det", "random")]
     with pytest.raises(ValueError, match="pairings must name agents"):
         tournament(table33.rules, agents, 4, pairings=[("det", "nobody")])
+
+
+def test_setup_pairs_white_wins_with_perfect_information_are_lost_to_a_repetition(table34):
+    """The report's 3 x 4 table: setup pairs that White wins with perfect information end
+    with Black winning most determinizing self-play games. Not a labelling bug: from
+    ``MSD`` against ``MSD`` the table's own best actions give White the win by the rules,
+    at the distance the table states. A real effect of hidden information: once White's
+    Death has killed an unnamed Black figure, White cannot tell whether Black's Death is
+    still alive with its power; the agent's move that is safe in both cases gives up
+    progress, a position comes back a third time, and the tie-break, which counts rows,
+    gives the game to Black's servant."""
+    import random
+
+    from samarra import setup_values, start_position
+    from samarra.agents import View, determinizations, options, to_action
+    from samarra.engine import Game
+
+    rules = Rules(length=4, max_actions=200)
+    payoff, distance = setup_values(table34)
+    assert payoff.loc["MSD", "MSD"] == -1  # Black's result: White forces a win
+    game = Game(start_position(rules, "MSD", "MSD"))
+    while game.result is None:
+        game.play(table34.best_actions(game.position)[0])
+    assert (game.result.winner, game.result.reason) == (1, "win")
+    assert game.result.n_actions == distance.loc["MSD", "MSD"]
+
+    agent = DeterminizingAgent(table34)
+    rng = random.Random(0)
+    game = Game(start_position(rules, "MSD", "MSD"))
+    doubt = None
+    while game.result is None:
+        p = game.position
+        choice = to_action(p, agent.choose(View.of(p, p.to_move), options(p), rng))
+        if doubt is None and p.to_move == 1 and choice not in table34.best_actions(p):
+            doubt = p
+        game.play(choice)
+    assert (game.result.winner, game.result.reason) == (0, "repetition")
+    assert game.result.n_actions < distance.loc["MSD", "MSD"]
+    # where White first leaves the table's best play, it is winning, a Black figure is
+    # dead unnamed, and one placement it cannot rule out has Black's Death alive, with
+    # its power, and White lost
+    assert table34.value(doubt).outcome == "win"
+    worlds = determinizations(View.of(doubt, 1))
+    assert len(worlds) == 2
+    other = [w for w in worlds if w.cells != doubt.cells]
+    assert len(other) == 1 and other[0].cells[2] >= 0 and not other[0].death_used[0]
+    assert table34.value(other[0]).outcome == "loss"

@@ -36,7 +36,7 @@ KNOWN_TERMS = (
     "money loop", "round trip", "band edge", "rule of thumb", "heuristic", "self-play",
     "fair share", "expected total", "policy", "forced win", "two-sided check", "value",
     "mirror image", "draw", "stall", "state", "knob", "variant", "seed rules", "seat edge",
-    "balance card", "percentage points",
+    "balance card", "percentage points", "bluff", "information set", "sequence",
 )  # fmt: skip
 
 
