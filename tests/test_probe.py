@@ -255,6 +255,13 @@ def _samarra_table():
 
 
 @_memo
+def _hidden_solution():
+    import samarra
+
+    return samarra.solve_hidden(_small("samarra"), 2)
+
+
+@_memo
 def _commander_cards():
     import commander
 
@@ -703,6 +710,18 @@ def _api() -> dict[str, Entry]:
             {"allow_large": BOOL, "progress": PROGRESS,
              "rules": Rules(S), "max_horizon": Int(0, None, 4),
              "table": Fixed(lambda d: None, "x", 3)}, samarra.HorizonGame, slow=True),
+        "samarra.agent_exploitability": Entry(
+            {"solution": Fixed(lambda d: _hidden_solution(), "x", 3, None),
+             "agent": Fixed(lambda d: samarra.RandomAgent(), "x", 3, None),
+             "seed": SEED, "samples": POS}, samarra.AgentExploitability,
+            lambda r, a: r.exploitability >= -1e-9 and r.black <= r.value + 1e-9, slow=True),
+        "samarra.equilibrium_play": Entry(
+            {"solution": Fixed(lambda d: _hidden_solution(), "x", 3, None)}, pd.DataFrame,
+            slow=True),
+        "samarra.is_bluff": Entry(
+            {"position": Fixed(_samarra_start, "x", 3, None),
+             "action": Fixed(lambda d: samarra.legal_actions(d["position"])[0], "x", 3, None)},
+            bool),
         "samarra.solve_hidden": Entry(
             {"rules": Rules(S), "horizon": Int(0, None, 3)}, samarra.HiddenSolution,
             lambda r, a: r.exploitability <= 1e-9 and -1 <= r.value <= 1, slow=True),
@@ -879,7 +898,8 @@ RECORDS = {
     "citadel": ("AllianceAnalysis", "DuelCheck", "DuelGameSolution", "EmpiricalGame",
                 "GameRecord", "GameSamples", "Resolution", "SidesCheck", "SidesSolution",
                 "StallOdds"),
-    "samarra": ("GameResult", "HiddenSolution", "HorizonGame", "SetupGame", "Value", "View"),
+    "samarra": ("AgentExploitability", "GameResult", "HiddenSolution", "HorizonGame",
+                "SetupGame", "Value", "View"),
     "commander": ("BattleOdds", "BattleResult", "CardDataError", "CardSet",
                   "EconomyResult", "RaceResult", "Violation"),
 }
