@@ -555,6 +555,36 @@ def horizon_start(lo, hi, n, width, length, block_start, block_a, block_code, la
             prev[s] = tie_break_value(cells, n, width, length)
 
 
+@jit
+def _forced(d, t):
+    """+1 (-1) when the side to move forces a win (a loss) within ``t`` actions, from the
+    table's distance ``d``; else 0."""
+    if 0 < d <= t:
+        return 1
+    if 0 < -d <= t:
+        return -1
+    return 0
+
+
+@jit
+def _best_action(a, m, has_win, codes, nexts, cells, n, width, length, prev, states):
+    """The value (+1, 0, -1) of a state whose ``m`` actions are ``codes``/``nexts``, from
+    its children's values ``prev`` with one action fewer left: read at the child's index,
+    or, when ``states`` is not empty, at the child's position in ``states`` (sorted)."""
+    if m == 0:
+        return tie_break_value(cells, n, width, length)
+    if has_win:
+        return 1
+    best = -1
+    for j in range(m):
+        if codes[j] == CONTINUE:
+            c = nexts[j] if states.size == 0 else np.searchsorted(states, nexts[j])
+            v = prev[c] if a == 2 else -prev[c]
+            if v > best:
+                best = v
+    return best
+
+
 @parallel_jit
 def horizon_step(t, lo, hi, n, width, length, steps, adj, auto_death, arrival_only,
                  offset, layout, block_start, block_a, block_code, dist, prev,
@@ -571,30 +601,17 @@ def horizon_step(t, lo, hi, n, width, length, steps, adj, auto_death, arrival_on
         codes = np.empty(MAX_ACTIONS, np.int64)
         nexts = np.empty(MAX_ACTIONS, np.int64)
         work = np.empty(64, np.int64)
+        by_index = np.empty(0, np.int64)  # children are read at their own index
         for s in range(lo + chunk * CHUNK, min(hi, lo + (chunk + 1) * CHUNK)):
-            d = dist[s]
-            if 0 < d <= t:
-                cur[s] = 1
+            forced = _forced(dist[s], t)
+            if forced != 0:
+                cur[s] = forced
                 continue
-            if 0 < -d <= t:
-                cur[s] = -1
-                continue
-            a, tag = decode(s, n, block_start, block_a, block_code, layout, cells, status)
-            m = actions(cells, status, a, tag, n, width, length, steps, adj, auto_death,
-                        arrival_only, offset, layout, codes, nexts, work)
-            if m == 0:
-                cur[s] = tie_break_value(cells, n, width, length)
-                continue
-            best = -1
-            for i in range(m):
-                if codes[i] == WIN:
-                    best = 1
-                    break
-                if codes[i] == CONTINUE:
-                    v = prev[nexts[i]] if a == 2 else -prev[nexts[i]]
-                    if v > best:
-                        best = v
-            cur[s] = best
+            a, m, has_win = _layer_moves(s, n, width, length, steps, adj, auto_death,
+                                         arrival_only, offset, layout, block_start, block_a,
+                                         block_code, cells, status, codes, nexts, work)  # fmt: skip
+            cur[s] = _best_action(a, m, has_win, codes, nexts, cells, n, width, length, prev,
+                                  by_index)  # fmt: skip
 
 
 @parallel_jit
@@ -694,26 +711,12 @@ def reach_step(t, last, states, depth, n, width, length, steps, adj, auto_death,
         nexts = np.empty(MAX_ACTIONS, np.int64)
         work = np.empty(64, np.int64)
         s = states[i]
-        d = dist[s]
-        if 0 < d <= t:
-            cur[i] = 1
-            continue
-        if 0 < -d <= t:
-            cur[i] = -1
+        forced = _forced(dist[s], t)
+        if forced != 0:
+            cur[i] = forced
             continue
         a, m, has_win = _layer_moves(s, n, width, length, steps, adj, auto_death, arrival_only,
                                      offset, layout, block_start, block_a, block_code, cells,
                                      status, codes, nexts, work)  # fmt: skip
-        if m == 0:
-            cur[i] = tie_break_value(cells, n, width, length)
-        elif has_win:
-            cur[i] = 1
-        else:
-            best = -1
-            for j in range(m):
-                if codes[j] == CONTINUE:
-                    c = np.searchsorted(states, nexts[j])
-                    v = prev[c] if a == 2 else -prev[c]
-                    if v > best:
-                        best = v
-            cur[i] = best
+        cur[i] = _best_action(a, m, has_win, codes, nexts, cells, n, width, length, prev,
+                              states)  # fmt: skip
