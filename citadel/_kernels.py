@@ -362,6 +362,18 @@ def duel_stage_kernel(y, cap_n, cap_s, rows, cols, dy, cost_n, cost_s, level_of,
 
 
 @jit
+def _solve_shifted(payoff, loop, sign, u, shifted, row, column, small_gap, warm_r, warm_c):
+    """The matrix game with the loop entries worth ``sign * u`` (a round that changes
+    nothing, continued at value u), solved into ``row``/``column`` from the warm start:
+    ``(value, gap)``, a negative gap when it is not solved to ``small_gap``."""
+    m, n = payoff.shape
+    for i in range(m):
+        for j in range(n):
+            shifted[i, j] = payoff[i, j] + (sign * u if loop[i, j] else 0.0)
+    return solve_checked(shifted, row, column, small_gap, warm_r, warm_c)
+
+
+@jit
 def _pair_stats(loop, rest, row, column):
     """``(row @ loop @ column, row @ rest @ column)``."""
     p_loop = 0.0
@@ -450,10 +462,8 @@ def loop_solve_kernel(payoff, loop, tol, max_iter, certify, margin, small_gap, r
         if not (lo < u <= hi):
             u = 0.5 * (lo + hi)
         # h(u)
-        for i in range(m):
-            for j in range(n):
-                shifted[i, j] = payoff[i, j] + (sign * u if loop[i, j] else 0.0)
-        v_u, g_u = solve_checked(shifted, cur_r, cur_c, small_gap, first_r, first_c)
+        v_u, g_u = _solve_shifted(payoff, loop, sign, u, shifted, cur_r, cur_c, small_gap,
+                                  first_r, first_c)  # fmt: skip
         if g_u < 0.0:
             return 0.0, 0.0, 0.0, False
         h_u = sign * (v_u - sign * u)
@@ -470,10 +480,8 @@ def loop_solve_kernel(payoff, loop, tol, max_iter, certify, margin, small_gap, r
             current_is_lo = False
             if h_u >= -tol:  # a fixed point: is it the one nearest 0?
                 below = max(lo, u - certify)
-                for i in range(m):
-                    for j in range(n):
-                        shifted[i, j] = payoff[i, j] + (sign * below if loop[i, j] else 0.0)
-                v_b, g_b = solve_checked(shifted, try_r, try_c, small_gap, first_r, first_c)
+                v_b, g_b = _solve_shifted(payoff, loop, sign, below, shifted, try_r, try_c,
+                                          small_gap, first_r, first_c)  # fmt: skip
                 if g_b < 0.0:
                     return 0.0, 0.0, 0.0, False
                 h_below = sign * (v_b - sign * below)
@@ -491,18 +499,14 @@ def loop_solve_kernel(payoff, loop, tol, max_iter, certify, margin, small_gap, r
         if hi - lo <= tol:
             break
     if not have_hi:
-        for i in range(m):
-            for j in range(n):
-                shifted[i, j] = payoff[i, j] + (sign * hi if loop[i, j] else 0.0)
-        v_h, g_h = solve_checked(shifted, hi_r, hi_c, small_gap, first_r, first_c)
+        v_h, g_h = _solve_shifted(payoff, loop, sign, hi, shifted, hi_r, hi_c, small_gap,
+                                  first_r, first_c)  # fmt: skip
         if g_h < 0.0:
             return 0.0, 0.0, 0.0, False
         h_hi = sign * (v_h - sign * hi)
     favoured = hi * (1.0 - margin)
-    for i in range(m):
-        for j in range(n):
-            shifted[i, j] = payoff[i, j] + (sign * favoured if loop[i, j] else 0.0)
-    _, g_f = solve_checked(shifted, try_r, try_c, small_gap, hi_r, hi_c)
+    _, g_f = _solve_shifted(payoff, loop, sign, favoured, shifted, try_r, try_c, small_gap,
+                            hi_r, hi_c)  # fmt: skip
     if g_f < 0.0:
         return 0.0, 0.0, 0.0, False
     if sign > 0:
