@@ -12,6 +12,8 @@ without). Small straight-line helpers (``_next``, ``_tap``) compile without them
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import prange
 
@@ -19,31 +21,46 @@ from tabletop.draws import randbelow
 from tabletop.jit import jit, parallel_jit
 
 
+class RacePlan(NamedTuple):
+    """A race against the market (``commander.race``): the Company's prices, the
+    player's income and the rivals' drain per turn, the goal and the trade cap."""
+
+    buy: np.ndarray     # (n_g, n_g) int64, price of k gold at stock s: buy[s, k]
+    sell: np.ndarray    # (n_g, n_g) int64, proceeds of selling k gold at stock s
+    income: np.ndarray  # (horizon,) int64, doublons collected at turn t + 1
+    drain: np.ndarray   # (horizon,) int64, gold the rivals take from the stock
+    win: int            # gold that wins
+    cap: int            # most gold in one transaction
+    horizon: int        # turns looked at
+
+
 @jit
-def race_forward_kernel(buy, sell, g0, d0, s0, income, drain, win, cap, horizon):
+def race_forward_kernel(plan, g0, d0, s0):
     """Most doublons a player can hold at the start of each turn, per (gold, stock).
 
     ``best[t, g, s]`` is the largest purse at the start of turn ``t + 1`` over the
     plans reaching gold ``g`` and stock ``s`` then without having won earlier
-    (``-1``: unreachable). Turn ``t + 1``: collect ``income[t]``, trade one signed
-    transaction, then the rivals take ``min(drain[t], stock)`` gold from the stock.
-    States with ``g >= win`` are wins and are not expanded.
+    (``-1``: unreachable), from gold ``g0``, doublons ``d0`` and stock ``s0``. Turn
+    ``t + 1``: collect ``plan.income[t]``, trade one signed transaction, then the
+    rivals take ``min(plan.drain[t], stock)`` gold from the stock. States with
+    ``g >= plan.win`` are wins and are not expanded.
     """
-    n_g = buy.shape[0]
-    best = np.full((horizon + 1, n_g, n_g), -1, dtype=np.int64)
+    n_g = plan.buy.shape[0]
+    best = np.full((plan.horizon + 1, n_g, n_g), -1, dtype=np.int64)
     best[0, g0, s0] = d0
-    for t in range(horizon):
-        race_step(buy, sell, income, drain, win, cap, best, t)
+    for t in range(plan.horizon):
+        race_step(plan, best, t)
     return best
 
 
 @jit
-def race_step(buy, sell, income, drain, win, cap, best, t):
+def race_step(plan, best, t):
     """Turn ``t + 1`` of :func:`race_forward_kernel`: ``best[t + 1]`` from ``best[t]``
-    (``best`` of shape ``(horizon + 1, n_g, n_g)``, ``n_g = buy.shape[0]``)."""
+    (``best`` of shape ``(horizon + 1, n_g, n_g)``, ``n_g = plan.buy.shape[0]``)."""
+    buy, sell, win, cap = plan.buy, plan.sell, plan.win, plan.cap
     n_g = buy.shape[0]
-    inc = income[t]
-    r = drain[t]
+    inc = plan.income[t]
+    r = plan.drain[t]
     for g in range(min(win, n_g)):
         for s in range(n_g):
             d = best[t, g, s]
@@ -74,32 +91,35 @@ def race_step(buy, sell, income, drain, win, cap, best, t):
 
 
 @jit
-def race_table_kernel(buy, sell, d0, income, drain, win, cap, horizon, total):
-    """Winning turn (0: not within horizon) and purse left, for every start (g, s).
+def race_table_kernel(plan, d0, total):
+    """Winning turn (0: not within the horizon) and purse left, for every start (g, s)
+    with ``d0`` doublons.
 
-    Starts are ``0 <= g < win`` and ``0 <= s <= total - g``; gold and stock move in
-    a space of ``total + 1`` values (``buy.shape[0] == total + 1``).
+    Starts are ``0 <= g < plan.win`` and ``0 <= s <= total - g``; gold and stock move in
+    a space of ``total + 1`` values (``plan.buy.shape[0] == total + 1``).
     """
+    win = plan.win
     turns = np.zeros((win, total + 1), dtype=np.int64)
     left = np.full((win, total + 1), -1, dtype=np.int64)
     starts = np.array([(g0, s0) for g0 in range(win) for s0 in range(total + 1 - g0)],
                       dtype=np.int64).reshape(-1, 2)  # fmt: skip
-    race_table_starts(buy, sell, d0, income, drain, win, cap, horizon, starts, turns, left)
+    race_table_starts(plan, d0, starts, turns, left)
     return turns, left
 
 
 @jit
-def race_table_starts(buy, sell, d0, income, drain, win, cap, horizon, starts, turns, left):
+def race_table_starts(plan, d0, starts, turns, left):
     """:func:`race_table_kernel` for the starts ``starts`` (rows ``(g0, s0)``), written
     into ``turns`` and ``left`` (shape ``(win, total + 1)``). Each start is its own race."""
+    n_g = plan.buy.shape[0]
     for i in range(starts.shape[0]):
         g0 = starts[i, 0]
         s0 = starts[i, 1]
-        best = race_forward_kernel(buy, sell, g0, d0, s0, income, drain, win, cap, horizon)
-        for t in range(1, horizon + 1):
+        best = race_forward_kernel(plan, g0, d0, s0)
+        for t in range(1, plan.horizon + 1):
             top = -1
-            for g in range(win, buy.shape[0]):
-                for s in range(buy.shape[0]):
+            for g in range(plan.win, n_g):
+                for s in range(n_g):
                     if best[t, g, s] > top:
                         top = best[t, g, s]
             if top >= 0:
@@ -131,6 +151,89 @@ KIND_OTHER, KIND_AGREEMENT, KIND_ATTACHMENT = 0, 1, 2
 # (untapping the whole crew) is one increment.
 G_CONQUEST, G_VOTES, G_COMMAND, G_TAPPED_CONQUEST, G_STAMP = 0, 1, 2, 3, 4
 N_AGG = 5
+
+
+class CardTables(NamedTuple):
+    """What the economy kernels read, built once from the rules, decks and strategies by
+    :func:`commander.economy.kernel_inputs` (``int64`` unless said; one row per player)."""
+
+    opts: np.ndarray      # (N_OPTS,) the rules' integers, indexed by the O_* constants
+    rates: np.ndarray     # (total_gold + 1,) exchange rate by stock
+    buy: np.ndarray       # (total_gold + 1, total_gold + 1) price of k gold at a stock
+    sell: np.ndarray      # likewise, the proceeds of selling k gold
+    lair: np.ndarray      # (players,) the lair's gold income
+    crew: np.ndarray      # (players, crew cards, 5) the C_* fields
+    crew_len: np.ndarray  # (players,) crew cards in each deck
+    terr: np.ndarray      # (players, territories, 2) income and sea code
+    terr_len: np.ndarray  # (players,)
+    adv: np.ndarray       # (players, adventure cards, 3) the A_* fields
+    adv_len: np.ndarray   # (players,)
+    strat: np.ndarray     # (players, 7) float64, the S_* fields
+
+
+class Seating(NamedTuple):
+    """Who sits where and the order of each seat's piles (rows by seat)."""
+
+    player_of_seat: np.ndarray  # (n,)
+    crew_order: np.ndarray      # (n, crew cards)
+    terr_order: np.ndarray      # (n, territories)
+    adv_order: np.ndarray       # (n, adventure cards)
+
+
+class GameWork(NamedTuple):
+    """A game's running state, one row per seat; :func:`play_game` overwrites it."""
+
+    gold: np.ndarray
+    doub: np.ndarray
+    inc: np.ndarray
+    held: np.ndarray         # (n, hand + 1) agreements held
+    held_n: np.ndarray
+    tavern: np.ndarray       # (n, tavern + 1) crew cards in the tavern
+    tavern_n: np.ndarray
+    crew_ptr: np.ndarray
+    terr_ptr: np.ndarray
+    adv_ptr: np.ndarray
+    play_idx: np.ndarray     # (n, crew cards) the crew in play
+    play_tapped: np.ndarray  # (n, crew cards) turn stamp when tapped
+    play_n: np.ndarray
+    agg: np.ndarray          # (n, N_AGG) running totals of the crew in play
+    att_held: np.ndarray     # (n, hand + 1) attachments held
+    att_n: np.ndarray
+    bonus: np.ndarray
+    n_attached: np.ndarray
+    seas: np.ndarray         # (n, 2) bit sets of the seas held
+
+
+class Trajectory(NamedTuple):
+    """Purses and stock at the start of every round (row ``r`` for round ``r``)."""
+
+    gold: np.ndarray   # (rounds + 1, n) int16
+    doub: np.ndarray   # (rounds + 1, n) int32
+    stock: np.ndarray  # (rounds + 1,) int16
+
+
+@jit
+def new_seating(n, crew_width, terr_width, adv_width):
+    """Zeroed :class:`Seating` for ``n`` seats."""
+    return Seating(np.zeros(n, dtype=np.int64), np.zeros((n, crew_width), dtype=np.int64),
+                   np.zeros((n, terr_width), dtype=np.int64),
+                   np.zeros((n, adv_width), dtype=np.int64))
+
+
+@jit
+def new_work(n, hand, tavern, crew_width):
+    """Zeroed :class:`GameWork` for ``n`` seats, a hand of ``hand`` and a tavern of
+    ``tavern`` cards, decks of at most ``crew_width`` crew cards."""
+
+    def z(m):
+        return np.zeros(m, dtype=np.int64)
+
+    def z2(m):
+        return np.zeros((n, m), dtype=np.int64)
+
+    return GameWork(z(n), z(n), z(n), z2(hand + 1), z(n), z2(tavern + 1), z(n), z(n), z(n),
+                    z(n), z2(crew_width), z2(crew_width), z(n), z2(N_AGG), z2(hand + 1), z(n),
+                    z(n), z(n), z2(2))
 
 
 @jit(inline="always")
@@ -171,11 +274,7 @@ def _kept_as(kind, in_hand, hand):
 
 
 @jit
-def play_game(opts, rates, buy, sell, lair, crew, terr, terr_len, adv, adv_len, strat,
-              player_of_seat, crew_order, crew_len, terr_order, adv_order,
-              gold, doub, inc, held, held_n, tavern, tavern_n, crew_ptr, terr_ptr, adv_ptr,
-              play_idx, play_tapped, play_n, agg, att_held, att_n, bonus, n_attached,
-              seas, record, traj_gold, traj_doub, traj_stock, lazy):
+def play_game(cards, seating, work, trajectory, record, lazy):
     """Play one game from shuffled piles; return ``(winning seat, winning round)``.
 
     Deterministic given the pile orders (``*_order[seat]`` are permutations of each
@@ -183,8 +282,15 @@ def play_game(opts, rates, buy, sell, lair, crew, terr, terr_len, adv, adv_len, 
     is drawn from (the same law, fewer random draws). ``(-1, 0)``: nobody won within
     ``opts[O_MAX_ROUNDS]`` rounds.
     With ``record`` the purses and the stock at the start of every round are written
-    to ``traj_*[round]`` (rows after the end repeat the final state).
+    to ``trajectory`` (:class:`Trajectory`, one row per round; rows after the end
+    repeat the final state). ``cards`` is a :class:`CardTables`, ``seating`` a
+    :class:`Seating`, ``work`` a :class:`GameWork` (overwritten).
     """
+    opts, rates, buy, sell, lair, crew, crew_len, terr, terr_len, adv, adv_len, strat = cards
+    player_of_seat, crew_order, terr_order, adv_order = seating
+    (gold, doub, inc, held, held_n, tavern, tavern_n, crew_ptr, terr_ptr, adv_ptr, play_idx,
+     play_tapped, play_n, agg, att_held, att_n, bonus, n_attached, seas) = work
+    traj_gold, traj_doub, traj_stock = trajectory
     n = player_of_seat.shape[0]
     win = opts[O_WIN]
     cap = opts[O_CAP]
@@ -402,58 +508,39 @@ def play_game(opts, rates, buy, sell, lair, crew, terr, terr_len, adv, adv_len, 
 
 
 @parallel_jit
-def simulate_games_kernel(seeds, chunk_size, first, rotate, record, win_seat, win_player,
-                          win_round, traj_gold, traj_doub, traj_stock, opts, rates, buy, sell,
-                          lair, crew, crew_len, terr, terr_len, adv, adv_len, strat):
-    """Play the games ``first .. first + len(win_seat) - 1`` of a run into the outputs;
+def simulate_games_kernel(seeds, chunk_size, first, rotate, record, outcome, trajectories,
+                          cards):
+    """Play the games ``first .. first + len(outcome[0]) - 1`` of a run into the outputs;
     chunk ``c`` (games ``c * chunk_size ..``, counted from ``first``) seeds its
     generator with ``seeds[c]``.
 
     Game ``g`` of the run seats player ``(s + g) % n`` at seat ``s`` when ``rotate``
     (player ``s`` otherwise). Writes per game the winning seat and player (-1: nobody)
-    and round (0: nobody), and when ``record`` the per-round trajectories.
+    and round (0: nobody) into ``outcome``, and when ``record`` the per-round
+    trajectories. ``cards`` is a :class:`CardTables`.
 
-    Work arrays (one row per game of this call)::
+    Outputs (one row per game of this call)::
 
-        win_seat, win_player, win_round : (games,) int64
-        traj_gold  : (games, rounds + 1, n) int16, or (0, rounds + 1, n) unless record
-        traj_doub  : (games, rounds + 1, n) int32, likewise
-        traj_stock : (games, rounds + 1) int16, likewise
+        outcome      : (win_seat, win_player, win_round), each (games,) int64
+        trajectories : a Trajectory of (games, rounds + 1, n) int16 gold,
+                       (games, rounds + 1, n) int32 doublons, (games, rounds + 1) int16
+                       stock; of 0 games unless record
     """
-    n = lair.shape[0]
+    win_seat, win_player, win_round = outcome
+    traj_gold, traj_doub, traj_stock = trajectories
+    opts, crew_len, terr_len, adv_len = cards.opts, cards.crew_len, cards.terr_len, cards.adv_len
+    n = cards.lair.shape[0]
     rounds = opts[O_MAX_ROUNDS]
     n_games = win_seat.shape[0]
     scratch_g = np.zeros((rounds + 1, n), dtype=np.int16)
     scratch_s = np.zeros(rounds + 1, dtype=np.int16)
-    max_crew = crew.shape[1]
     for c in prange(seeds.shape[0]):
         np.random.seed(seeds[c])
-        player_of_seat = np.zeros(n, dtype=np.int64)
-        crew_order = np.zeros((n, max_crew), dtype=np.int64)
-        terr_order = np.zeros((n, terr.shape[1]), dtype=np.int64)
-        adv_order = np.zeros((n, adv.shape[1]), dtype=np.int64)
-        gold = np.zeros(n, dtype=np.int64)
-        doub = np.zeros(n, dtype=np.int64)
-        inc = np.zeros(n, dtype=np.int64)
-        held = np.zeros((n, opts[O_HAND] + 1), dtype=np.int64)
-        held_n = np.zeros(n, dtype=np.int64)
-        tavern = np.zeros((n, opts[O_TAVERN] + 1), dtype=np.int64)
-        tavern_n = np.zeros(n, dtype=np.int64)
-        crew_ptr = np.zeros(n, dtype=np.int64)
-        terr_ptr = np.zeros(n, dtype=np.int64)
-        adv_ptr = np.zeros(n, dtype=np.int64)
-        play_idx = np.zeros((n, max_crew), dtype=np.int64)
-        play_tapped = np.zeros((n, max_crew), dtype=np.int64)
-        play_n = np.zeros(n, dtype=np.int64)
-        agg = np.zeros((n, N_AGG), dtype=np.int64)
-        att_held = np.zeros((n, opts[O_HAND] + 1), dtype=np.int64)
-        att_n = np.zeros(n, dtype=np.int64)
-        bonus = np.zeros(n, dtype=np.int64)
-        n_attached = np.zeros(n, dtype=np.int64)
-        seas = np.zeros((n, 2), dtype=np.int64)
-        own_g = scratch_g.copy()
-        own_d = np.zeros((rounds + 1, n), dtype=np.int32)
-        own_s = scratch_s.copy()
+        seating = new_seating(n, cards.crew.shape[1], cards.terr.shape[1], cards.adv.shape[1])
+        player_of_seat, crew_order, terr_order, adv_order = seating
+        work = new_work(n, opts[O_HAND], opts[O_TAVERN], cards.crew.shape[1])
+        own = Trajectory(scratch_g.copy(), np.zeros((rounds + 1, n), dtype=np.int32),
+                         scratch_s.copy())
         stop = min((c + 1) * chunk_size, n_games)
         for g in range(c * chunk_size, stop):
             for s in range(n):
@@ -466,15 +553,10 @@ def simulate_games_kernel(seeds, chunk_size, first, rotate, record, win_seat, wi
                 for i in range(adv_len[pl]):
                     adv_order[s, i] = i
             if record:
-                tg, td, ts = traj_gold[g], traj_doub[g], traj_stock[g]
+                trajectory = Trajectory(traj_gold[g], traj_doub[g], traj_stock[g])
             else:
-                tg, td, ts = own_g, own_d, own_s
-            seat, rnd = play_game(opts, rates, buy, sell, lair, crew, terr, terr_len, adv,
-                                  adv_len, strat, player_of_seat, crew_order, crew_len,
-                                  terr_order, adv_order, gold, doub, inc, held, held_n,
-                                  tavern, tavern_n, crew_ptr, terr_ptr, adv_ptr, play_idx,
-                                  play_tapped, play_n, agg, att_held, att_n, bonus,
-                                  n_attached, seas, record, tg, td, ts, True)
+                trajectory = own
+            seat, rnd = play_game(cards, seating, work, trajectory, record, True)
             win_seat[g] = seat
             win_round[g] = rnd
             win_player[g] = player_of_seat[seat] if seat >= 0 else -1

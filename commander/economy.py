@@ -124,8 +124,27 @@ def _deck_parts(deck: Deck, cards: CardSet, rules: Rules, sea_codes: dict):
     return lair, crew, terr, adv
 
 
-def kernel_inputs(rules: Rules, decks, cards: CardSet, strategies, max_rounds: int) -> dict:
-    """The arrays the economy kernels read, one row per player (see ``engine``)."""
+def kernel_inputs(rules: Rules, decks, cards: CardSet, strategies,
+                  max_rounds: int) -> K.CardTables:
+    """The arrays the economy kernels read, one row per player, built once from the
+    rules, decks and strategies.
+
+    Parameters
+    ----------
+    rules : Rules
+    decks : list of Deck
+        One per player.
+    cards : CardSet
+    strategies : list of Strategy
+        One per player.
+    max_rounds : int
+        Rounds before a game counts as unfinished (1..1000).
+
+    Returns
+    -------
+    commander._kernels.CardTables
+        Read-only use: the kernels and ``engine.play_reference`` read it.
+    """
     n = len(decks)
     if n != rules.n_players:
         raise ValueError(f"decks must hold one deck per player (n_players="
@@ -169,16 +188,16 @@ def kernel_inputs(rules: Rules, decks, cards: CardSet, strategies, max_rounds: i
         rules.hand_size, rules.start_doublons, rules.start_gold, rules.start_stock,
         int(rules.recruit_gold_to_company), max_rounds]
     buy, sell = market_arrays(rules, rules.total_gold)
-    return {
-        "opts": opts,
-        "rates": np.ascontiguousarray(rules.rates[: rules.total_gold + 1]),
-        "buy": buy, "sell": sell,
-        "lair": np.array([p[0] for p in parts], dtype=np.int64),
-        "crew": crew, "crew_len": np.array([len(p[1]) for p in parts], dtype=np.int64),
-        "terr": terr, "terr_len": np.array([len(p[2]) for p in parts], dtype=np.int64),
-        "adv": adv, "adv_len": np.array([len(p[3]) for p in parts], dtype=np.int64),
-        "strat": np.array([astuple(s) for s in strategies], dtype=np.float64),
-    }
+    return K.CardTables(
+        opts=opts,
+        rates=np.ascontiguousarray(rules.rates[: rules.total_gold + 1]),
+        buy=buy, sell=sell,
+        lair=np.array([p[0] for p in parts], dtype=np.int64),
+        crew=crew, crew_len=np.array([len(p[1]) for p in parts], dtype=np.int64),
+        terr=terr, terr_len=np.array([len(p[2]) for p in parts], dtype=np.int64),
+        adv=adv, adv_len=np.array([len(p[3]) for p in parts], dtype=np.int64),
+        strat=np.array([astuple(s) for s in strategies], dtype=np.float64),
+    )
 
 
 @dataclass(frozen=True, eq=False)
@@ -292,7 +311,7 @@ def simulate_economy(
     allow_large = check_bool("allow_large", allow_large)
     data = kernel_inputs(rules, list(decks), cards, strategies, max_rounds)
     show_progress(progress)
-    n_players, rounds = len(data["lair"]), int(data["opts"][K.O_MAX_ROUNDS])
+    n_players, rounds = len(data.lair), int(data.opts[K.O_MAX_ROUNDS])
     check_memory(economy_size(n_players, n, record, rounds), allow_large,
                  hint="lower n or max_rounds, or pass record=False")  # fmt: skip
     n_chunks = -(-n // chunk_size)
@@ -310,9 +329,10 @@ def simulate_economy(
         for c0, c1 in Chunks(n_chunks, first=numba.get_num_threads()):
             lo, hi = c0 * chunk_size, min(c1 * chunk_size, n)
             part = slice(lo, hi) if record else slice(0, 0)
-            K.simulate_games_kernel(seeds[c0:c1], chunk_size, lo, rotate, record,
-                                    win_seat[lo:hi], win_player[lo:hi], win_round[lo:hi],
-                                    gold[part], doublons[part], stock[part], **data)  # fmt: skip
+            outcome = (win_seat[lo:hi], win_player[lo:hi], win_round[lo:hi])
+            trajectories = K.Trajectory(gold[part], doublons[part], stock[part])
+            K.simulate_games_kernel(seeds[c0:c1], chunk_size, lo, rotate, record, outcome,
+                                    trajectories, data)  # fmt: skip
             bar.update(hi - lo)
     return EconomyResult(
         win_seat=win_seat, win_player=win_player, win_round=win_round,
@@ -444,29 +464,22 @@ def strategy_wins(result: EconomyResult) -> pd.DataFrame:
     return _shares(result.win_player, result.rules.n_players, "player")
 
 
-def play_from_orders(data: dict, player_of_seat, crew_order, terr_order, adv_order):
+def play_from_orders(data: K.CardTables, player_of_seat, crew_order, terr_order, adv_order):
     """One game of the numba kernel from given pile orders (the layout of
     ``engine.random_orders``): ``(winning seat, winning round, gold, doublons, stock)``,
     the last three per round ``1..max_rounds`` as in :class:`EconomyResult`."""
     n = len(player_of_seat)
-    rounds = int(data["opts"][K.O_MAX_ROUNDS])
-    hand = int(data["opts"][K.O_HAND]) + 1
-    width = data["crew"].shape[1]
-
-    def z(*shape):
-        return np.zeros(shape, dtype=np.int64)
-
-    tg = np.zeros((rounds + 1, n), dtype=np.int16)
-    td = np.zeros((rounds + 1, n), dtype=np.int32)
-    ts = np.zeros(rounds + 1, dtype=np.int16)
-    seat, rnd = K.play_game(
-        data["opts"], data["rates"], data["buy"], data["sell"], data["lair"], data["crew"],
-        data["terr"], data["terr_len"], data["adv"], data["adv_len"], data["strat"],
-        np.asarray(player_of_seat, dtype=np.int64), np.ascontiguousarray(crew_order),
-        data["crew_len"], np.ascontiguousarray(terr_order), np.ascontiguousarray(adv_order),
-        z(n), z(n), z(n), z(n, hand), z(n), z(n, int(data["opts"][K.O_TAVERN]) + 1), z(n),
-        z(n), z(n), z(n), z(n, width), z(n, width), z(n), z(n, K.N_AGG), z(n, hand), z(n),
-        z(n), z(n), z(n, 2), True, tg, td, ts, False)
+    rounds = int(data.opts[K.O_MAX_ROUNDS])
+    seating = K.Seating(np.asarray(player_of_seat, dtype=np.int64),
+                        np.ascontiguousarray(crew_order), np.ascontiguousarray(terr_order),
+                        np.ascontiguousarray(adv_order))  # fmt: skip
+    work = K.new_work(n, int(data.opts[K.O_HAND]), int(data.opts[K.O_TAVERN]),
+                      data.crew.shape[1])
+    trajectory = K.Trajectory(np.zeros((rounds + 1, n), dtype=np.int16),
+                              np.zeros((rounds + 1, n), dtype=np.int32),
+                              np.zeros(rounds + 1, dtype=np.int16))  # fmt: skip
+    seat, rnd = K.play_game(data, seating, work, trajectory, True, False)
+    tg, td, ts = trajectory
     return int(seat), int(rnd), tg[1:], td[1:], ts[1:]
 
 

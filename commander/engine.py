@@ -71,12 +71,11 @@ class Seat:
     tapped: list[bool] = field(default_factory=list)
 
 
-def play_reference(data: dict, player_of_seat, crew_order, terr_order, adv_order):
+def play_reference(data: K.CardTables, player_of_seat, crew_order, terr_order, adv_order):
     """Play one game; return ``(winning seat, winning round, trajectory)``.
 
-    ``data`` holds the arrays :func:`commander.economy.kernel_inputs` builds (``opts``,
-    ``rates``, ``buy``, ``sell``, ``lair``, ``crew``, ``crew_len``, ``terr``,
-    ``terr_len``, ``adv``, ``adv_len``, ``strat``). The trajectory lists ``(golds,
+    ``data`` is the :class:`commander._kernels.CardTables` that
+    :func:`commander.economy.kernel_inputs` builds. The trajectory lists ``(golds,
     doublons, stock)`` at the start of each round played.
 
     Examples
@@ -90,10 +89,10 @@ def play_reference(data: dict, player_of_seat, crew_order, terr_order, adv_order
     >>> play_reference(data, seats, *orders)[:2] == play_from_orders(data, seats, *orders)[:2]
     True
     """
-    o = data["opts"]
-    crew, lair, strat = data["crew"], data["lair"], data["strat"]
+    o = data.opts
+    crew, lair, strat = data.crew, data.lair, data.strat
     win, cap, hand = int(o[K.O_WIN]), int(o[K.O_CAP]), int(o[K.O_HAND])
-    top_stock = len(data["rates"]) - 1
+    top_stock = len(data.rates) - 1
 
     def draw(seat):
         kind, value, cost = seat.adventure.pop(0)
@@ -106,11 +105,11 @@ def play_reference(data: dict, player_of_seat, crew_order, terr_order, adv_order
     seats = []
     for s, pl in enumerate(player_of_seat):
         seat = Seat(int(pl), int(o[K.O_START_GOLD]), int(o[K.O_START_DOUBLONS]))
-        seat.crew_pile = [int(i) for i in crew_order[s][: data["crew_len"][pl]]]
-        seat.territories = [(int(data["terr"][pl, i, 0]), int(data["terr"][pl, i, 1]))
-                            for i in terr_order[s][: data["terr_len"][pl]]]
-        seat.adventure = [tuple(int(x) for x in data["adv"][pl, i])
-                          for i in adv_order[s][: data["adv_len"][pl]]]
+        seat.crew_pile = [int(i) for i in crew_order[s][: data.crew_len[pl]]]
+        seat.territories = [(int(data.terr[pl, i, 0]), int(data.terr[pl, i, 1]))
+                            for i in terr_order[s][: data.terr_len[pl]]]
+        seat.adventure = [tuple(int(x) for x in data.adv[pl, i])
+                          for i in adv_order[s][: data.adv_len[pl]]]
         while len(seat.tavern) < o[K.O_TAVERN] and seat.crew_pile:
             seat.tavern.append(seat.crew_pile.pop(0))
         for _ in range(min(hand, len(seat.adventure))):
@@ -199,19 +198,19 @@ def play_reference(data: dict, player_of_seat, crew_order, terr_order, adv_order
                     me.seas.add(sea)
                 if o[K.O_SEAS] and len(me.seas) >= o[K.O_SEAS]:
                     return s, r, trajectory  # the seven seas: an immediate win
-            rate = int(data["rates"][stock])
+            rate = int(data.rates[stock])
             bought = False
             if me.gold < win and r >= st[K.S_BUY_FROM] and rate <= st[K.S_BUY_MAX_RATE]:
                 affordable = [k for k in range(1, min(cap, stock) + 1)
-                              if data["buy"][stock, k] <= me.doublons - st[K.S_RESERVE]]
+                              if data.buy[stock, k] <= me.doublons - st[K.S_RESERVE]]
                 if affordable:
                     k = max(affordable)
-                    me.doublons -= int(data["buy"][stock, k])
+                    me.doublons -= int(data.buy[stock, k])
                     me.gold += k
                     stock -= k
                     bought = True
             if not bought and me.gold > 0 and rate >= st[K.S_SELL_MIN_RATE] and stock < top_stock:
-                me.doublons += int(data["sell"][stock, 1])
+                me.doublons += int(data.sell[stock, 1])
                 me.gold -= 1
                 stock += 1
             while len(me.crew) < st[K.S_HIRE] and me.gold < win:
@@ -231,14 +230,15 @@ def play_reference(data: dict, player_of_seat, crew_order, terr_order, adv_order
     return -1, 0, trajectory
 
 
-def random_orders(data: dict, player_of_seat, rng: np.random.Generator):
+def random_orders(data: K.CardTables, player_of_seat, rng: np.random.Generator):
     """Shuffled pile orders for every seat (the layout ``play_reference`` reads)."""
     n = len(player_of_seat)
     out = []
     for key, length in (("crew", "crew_len"), ("terr", "terr_len"), ("adv", "adv_len")):
-        width = data[key].shape[1]
+        width = getattr(data, key).shape[1]
+        lengths = getattr(data, length)
         orders = np.zeros((n, width), dtype=np.int64)
         for s, pl in enumerate(player_of_seat):
-            orders[s, : data[length][pl]] = rng.permutation(int(data[length][pl]))
+            orders[s, : lengths[pl]] = rng.permutation(int(lengths[pl]))
         out.append(orders)
     return tuple(out)

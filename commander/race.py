@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from commander._kernels import race_step, race_table_starts
+from commander._kernels import RacePlan, race_step, race_table_starts
 from commander.market import market_arrays
 from commander.rules import Rules
 from tabletop.budget import (
@@ -188,9 +188,10 @@ def solve_race(
     check_memory(race_size(n_g, horizon), allow_large)
     best = np.full((horizon + 1, n_g, n_g), -1, dtype=np.int64)
     best[0, gold, stock] = doublons
+    plan = RacePlan(buy, sell, inc, dr, win, rules.max_gold_per_transaction, horizon)
     with progress_bar(horizon, "commander race", progress, "turn") as bar:
         for t in interruptible(range(horizon)):  # race_forward_kernel, a turn a call
-            race_step(buy, sell, inc, dr, win, rules.max_gold_per_transaction, best, t)
+            race_step(plan, best, t)
             bar.update(1)
     collected = np.concatenate([[0], np.cumsum(inc)])
     rows = {}
@@ -296,10 +297,10 @@ def race_table(
     buy, sell = market_arrays(rules, n)
     turns = np.zeros((win, n + 1), dtype=np.int64)
     left = np.full((win, n + 1), -1, dtype=np.int64)
+    plan = RacePlan(buy, sell, inc, dr, win, rules.max_gold_per_transaction, horizon)
     with progress_bar(len(starts), "commander race table", progress, "start") as bar:
         for lo, hi in Chunks(len(starts)):  # the starts of race_table_kernel, in batches
-            race_table_starts(buy, sell, doublons, inc, dr, win, rules.max_gold_per_transaction,
-                              horizon, starts[lo:hi], turns, left)  # fmt: skip
+            race_table_starts(plan, doublons, starts[lo:hi], turns, left)
             bar.update(hi - lo)
     index, rows = [], []
     for g in range(min(rules.win_gold, total + 1)):

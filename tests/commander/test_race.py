@@ -143,7 +143,7 @@ def test_race_size_is_the_peak_memory_and_a_race_too_large_is_refused_at_once(mo
 
 def test_race_table_in_batches_of_starts_is_the_table_in_one_pass(monkeypatch):
     import commander.race as race_module
-    from commander._kernels import race_table_kernel
+    from commander._kernels import RacePlan, race_table_kernel
     from commander.market import market_arrays
 
     rules = Rules()
@@ -154,8 +154,9 @@ def test_race_table_in_batches_of_starts_is_the_table_in_one_pass(monkeypatch):
     n = max(rules.total_gold, rules.win_gold)
     buy, sell = market_arrays(rules, n)
     inc = np.array([3] + [4] * 24, dtype=np.int64)
-    turns, _ = race_table_kernel(buy, sell, 5, inc, np.ones(25, dtype=np.int64),
-                                 rules.win_gold, rules.max_gold_per_transaction, 25, n)
+    plan = RacePlan(buy, sell, inc, np.ones(25, dtype=np.int64), rules.win_gold,
+                    rules.max_gold_per_transaction, 25)
+    turns, _ = race_table_kernel(plan, 5, n)
     got = whole["win_turn"].fillna(0).to_numpy(dtype=np.int64)
     expected = [turns[g, s] for g, s in whole.index]
     assert got.tolist() == expected
