@@ -52,9 +52,9 @@ def cached_call(solver, rules, calls: int) -> tuple[float, float]:
     return per_call(lambda: solver(rules), calls), per_call(lambda: plain(rules), calls)
 
 
-def games_rate(inputs: dict, n_games: int, n_players: int) -> float:
+def games_rate(tables, rows, n_games: int) -> float:
     seeds = chunk_seeds(1, -(-n_games // 1024))
-    run = functools.partial(simulate_games_kernel, seeds, 1024, n_games, n_players, **inputs)
+    run = functools.partial(simulate_games_kernel, seeds, 1024, n_games, *tables, rows)
     run()  # compile this specialisation
     return n_games / per_call(run, 1, repeat=5)
 
@@ -81,12 +81,14 @@ def main():
           f"{copy * 1e3:.3f} ms per call (solve_three(Rules()) itself: about 150 s)")
 
     agents = [Agent.duel(), Agent.heuristic()]
-    inputs = _kernel_inputs(rules, agents)
-    writable = {k: v.copy() if isinstance(v, np.ndarray) else v for k, v in inputs.items()}
-    shared = sum(isinstance(v, np.ndarray) and not v.flags.writeable for v in inputs.values())
+    tables, rows = _kernel_inputs(rules, agents)
+    writable = type(tables)(*(type(part)(*(v.copy() if isinstance(v, np.ndarray) else v
+                                            for v in part)) for part in tables))
+    shared = sum(isinstance(v, np.ndarray) and not v.flags.writeable
+                 for part in tables for v in part)
     n_games = 200_000
-    read_only_rate = games_rate(inputs, n_games, len(agents))
-    writable_rate = games_rate(writable, n_games, len(agents))
+    read_only_rate = games_rate(tables, rows, n_games)
+    writable_rate = games_rate(writable, rows, n_games)
     print(f"2-player games, duel-solved agent vs heuristic ({shared} read-only table arrays): "
           f"{read_only_rate:.3e} games/s; with writable copies of the tables "
           f"{writable_rate:.3e} games/s (ratio {read_only_rate / writable_rate:.2f})")

@@ -5,6 +5,8 @@ played turn by turn as docs/rules.md says, each random draw from the thread's
 generator. The kernels do no validation: ``panache.game`` builds their inputs.
 """
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import prange
 
@@ -32,6 +34,71 @@ MP_NEVER, MP_WHEN_AHEAD, MP_ALWAYS = 0, 1, 2
 N_STATS = 10
 #: A game still running after this many turns is stopped with no winner.
 MAX_TURNS = 100_000
+
+
+class Knobs(NamedTuple):
+    """The rules' numbers a game reads."""
+
+    n: int                 # dice
+    values: np.ndarray     # (6,) the faces' values
+    start_points: int
+    first_round_gain: bool
+    counters_allowed: bool
+    stake_factor: int      # Master Panache stake ceiling: factor x points, capped
+    stake_cap: int         # 0: no cap
+    top: int               # points are clipped to ``top`` when tables are read
+
+
+class TurnTables(NamedTuple):
+    """Turn policies: ``steps[k]`` is policy ``k`` (the layout of
+    :func:`panache.policy.policy_arrays`), ``mp_policy`` the one a Master Panache
+    attempt plays."""
+
+    powers: np.ndarray
+    index_of_code: np.ndarray
+    first_offset: np.ndarray
+    total_offset: np.ndarray
+    steps: np.ndarray
+    mp_policy: int
+
+
+class DuelTables(NamedTuple):
+    """The solved duel per (my points, opponent's points) (:func:`panache.game.duel_tables`)."""
+
+    policy: np.ndarray     # index into TurnTables.steps
+    attack: np.ndarray     # (.., 7) attack at each level
+    tc: np.ndarray         # (.., 7) the target counters
+    ac: np.ndarray         # (.., 7) the attacker counters back
+    stake: np.ndarray      # Master Panache stake (0: none)
+    r1_first: int          # round-1 policy of the first seat
+    r1_second: np.ndarray  # round-1 policy of the second seat, by the first's points
+
+
+class ThreeTables(NamedTuple):
+    """The solved three-player game per (mover's, next's, last's points), two plans on
+    the leading axis where the mover mixes (:func:`panache.game.three_tables`)."""
+
+    policy: np.ndarray
+    attack: np.ndarray
+    tc: np.ndarray         # (.., 7, 2) chance the target counters, by target side
+    ac: np.ndarray         # likewise, the attacker countering back
+    mp_target: np.ndarray
+    stake: np.ndarray
+    first: np.ndarray      # chance of plan 0
+    r1_first: int
+    r1_second: np.ndarray
+    r1_third: np.ndarray
+
+
+class GameTables(NamedTuple):
+    """Everything a game reads but its agents' rows, as the kernels' four leading
+    arguments (``*tables``: numba's parallel loops take flat tuples only, not nested
+    ones)."""
+
+    knobs: Knobs
+    turn: TurnTables
+    duel: DuelTables
+    three: ThreeTables
 
 
 @jit
@@ -106,9 +173,13 @@ def _max_stake(points, factor, cap):
 
 
 @jit
-def _counters(agent, me, attacker, target, level, points, alive, n_alive, n_players, duel_tc,
-              duel_ac, three_tc, three_ac, top):  # fmt: skip
-    """Whether player ``me`` answers a failed attempt in this exchange."""
+def _counters(agent, me, exchange, points, alive, n_alive, duel, three, top):
+    """Whether player ``me`` answers a failed attempt in ``exchange``, the
+    ``(attacker, target, level)`` of an attack."""
+    attacker, target, level = exchange
+    n_players = alive.shape[0]
+    duel_tc, duel_ac = duel.tc, duel.ac
+    three_tc, three_ac = three.tc, three.ac
     kind = agent[KIND]
     if kind == RANDOM:
         return randbelow(2) == 1
@@ -131,20 +202,21 @@ def _counters(agent, me, attacker, target, level, points, alive, n_alive, n_play
 
 
 @jit
-def play_game(
-    n_players, n, values, start_points, first_round_gain, counters_allowed,
-    stake_factor, stake_cap, powers, index_of_code, first_offset, total_offset, steps,
-    mp_policy, agents, duel_policy, duel_attack, duel_tc, duel_ac, duel_stake,
-    duel_r1_first, duel_r1_second, three_policy, three_attack, three_tc, three_ac,
-    three_mp_target, three_stake, three_first, three_r1_first, three_r1_second,
-    three_r1_third, top, order, stats,
-):  # fmt: skip
+def play_game(knobs, turn, duel, three, agents, order, stats):
     """Play one game; fill ``order`` (seats in order of elimination, the winner
     last) and ``stats``; return the winner (-1 if the game hit ``MAX_TURNS``).
 
     The three-player tables have a leading axis of two plans: a state's mover plays
     plan 0 with chance ``three_first`` (1 where it does not mix) and plan 1 otherwise,
-    drawn at the start of its turn."""
+    drawn at the start of its turn. The four leading arguments are a
+    :class:`GameTables`; ``agents`` holds one row per seat."""
+    n, values, start_points, first_round_gain, counters_allowed, stake_factor, stake_cap, top = (
+        knobs)
+    powers, index_of_code, first_offset, total_offset, steps, mp_policy = turn
+    duel_policy, duel_attack, _, _, duel_stake, duel_r1_first, duel_r1_second = duel
+    (three_policy, three_attack, _, _, three_mp_target, three_stake, three_first,
+     three_r1_first, three_r1_second, three_r1_third) = three
+    n_players = agents.shape[0]
     points = np.full(n_players, start_points, dtype=np.int64)
     alive = np.ones(n_players, dtype=np.bool_)
     played = np.zeros(n_players, dtype=np.bool_)
@@ -229,8 +301,8 @@ def play_game(
                         cause = OUT_ATTACK
                         break
                     if not counters_allowed or not _counters(
-                        agents[other], other, me, target, level, points, alive, n_alive,
-                        n_players, duel_tc, duel_ac, three_tc, three_ac, top,
+                        agents[other], other, (me, target, level), points, alive, n_alive,
+                        duel, three, top,
                     ):  # fmt: skip
                         break
                     stats[COUNTERS] += 1
@@ -295,27 +367,15 @@ def play_game(
 
 
 @parallel_jit
-def simulate_games_kernel(
-    seeds, chunk_size, n_games, n_players, n, values, start_points, first_round_gain,
-    counters_allowed, stake_factor, stake_cap, powers, index_of_code, first_offset,
-    total_offset, steps, mp_policy, agents, duel_policy, duel_attack, duel_tc, duel_ac,
-    duel_stake, duel_r1_first, duel_r1_second, three_policy, three_attack, three_tc, three_ac,
-    three_mp_target, three_stake, three_first, three_r1_first, three_r1_second,
-    three_r1_third, top,
-):  # fmt: skip
-    """``n_games`` games in chunks, chunk ``c`` seeded with ``seeds[c]``."""
+def simulate_games_kernel(seeds, chunk_size, n_games, knobs, turn, duel, three, agents):
+    """``n_games`` games in chunks, chunk ``c`` seeded with ``seeds[c]``; seat ``i``
+    played by ``agents[i]``; ``knobs .. three`` a :class:`GameTables`."""
+    n_players = agents.shape[0]
     winners = np.empty(n_games, dtype=np.int64)
     orders = np.empty((n_games, n_players), dtype=np.int64)
     stats = np.empty((n_games, N_STATS), dtype=np.int64)
     for c in prange(seeds.shape[0]):
         np.random.seed(seeds[c])
         for g in range(c * chunk_size, min((c + 1) * chunk_size, n_games)):
-            winners[g] = play_game(
-                n_players, n, values, start_points, first_round_gain, counters_allowed,
-                stake_factor, stake_cap, powers, index_of_code, first_offset, total_offset,
-                steps, mp_policy, agents, duel_policy, duel_attack, duel_tc, duel_ac,
-                duel_stake, duel_r1_first, duel_r1_second, three_policy, three_attack,
-                three_tc, three_ac, three_mp_target, three_stake, three_first, three_r1_first,
-                three_r1_second, three_r1_third, top, orders[g], stats[g],
-            )  # fmt: skip
+            winners[g] = play_game(knobs, turn, duel, three, agents, orders[g], stats[g])
     return winners, orders, stats

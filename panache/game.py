@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING
 import numba
 import numpy as np
 
-from panache._game_kernels import N_STATS, simulate_games_kernel
+from panache._game_kernels import (N_STATS, DuelTables, GameTables, Knobs, ThreeTables,
+                                   TurnTables, simulate_games_kernel)
 from panache.agents import TURN_POLICIES, Agent
 from panache.duel import max_points, solve_duel
 from panache.policy import human_policy
@@ -266,7 +267,11 @@ def three_tables(rules: Rules, *, allow_large: bool = False,
     }
 
 
-def _kernel_inputs(rules: Rules, agents, allow_large: bool = False, progress=None) -> dict:
+def _kernel_inputs(rules: Rules, agents, allow_large: bool = False,
+                   progress=None) -> tuple[GameTables, np.ndarray]:
+    """The game kernel's tables and the agents' rows: the turn policies the agents
+    play, the solved duel's and three-player game's tables when an agent reads them
+    (one-entry stand-ins of the same types otherwise)."""
     arrays = policy_arrays(rules, solve_turn(rules, "ev").policy)
     named = [_turn_steps(rules, name) for name in (*TURN_POLICIES, "zero")]
     policy_ids = {name: i for i, name in enumerate(TURN_POLICIES)}
@@ -278,60 +283,38 @@ def _kernel_inputs(rules: Rules, agents, allow_large: bool = False, progress=Non
     blocks = [np.stack(named)]
     offset = len(named)
     if kinds & {"duel", "three"}:
-        duel = dict(duel_tables(rules))
-        for name in ("duel_policy", "duel_r1_first", "duel_r1_second"):
-            duel[name] = duel[name] + offset
-        blocks.append(duel.pop("steps"))
+        tables = duel_tables(rules)
+        blocks.append(tables["steps"])
+        duel = DuelTables(tables["duel_policy"] + offset, tables["duel_attack"],
+                          tables["duel_tc"], tables["duel_ac"], tables["duel_stake"],
+                          tables["duel_r1_first"] + offset, tables["duel_r1_second"] + offset)
         offset += len(blocks[-1])
     else:  # no agent reads them: one-entry stand-ins of the kernel's array types
-        duel = {
-            "duel_policy": np.zeros((1, 1), dtype=np.int64),
-            "duel_attack": np.zeros((1, 1, 7), dtype=np.bool_),
-            "duel_tc": np.zeros((1, 1, 7), dtype=np.bool_),
-            "duel_ac": np.zeros((1, 1, 7), dtype=np.bool_),
-            "duel_stake": np.zeros((1, 1), dtype=np.int64),
-            "duel_r1_first": 0,
-            "duel_r1_second": np.zeros(1, dtype=np.int64),
-        }
+        duel = DuelTables(np.zeros((1, 1), dtype=np.int64), np.zeros((1, 1, 7), dtype=np.bool_),
+                          np.zeros((1, 1, 7), dtype=np.bool_), np.zeros((1, 1, 7), dtype=np.bool_),
+                          np.zeros((1, 1), dtype=np.int64), 0, np.zeros(1, dtype=np.int64))
     if "three" in kinds:
-        three = dict(three_tables(rules, allow_large=allow_large, progress=progress))
-        for name in ("three_policy", "three_r1_first", "three_r1_second", "three_r1_third"):
-            three[name] = three[name] + offset
-        blocks.append(three.pop("steps"))
+        tables = three_tables(rules, allow_large=allow_large, progress=progress)
+        blocks.append(tables["steps"])
+        three = ThreeTables(
+            tables["three_policy"] + offset, tables["three_attack"], tables["three_tc"],
+            tables["three_ac"], tables["three_mp_target"], tables["three_stake"],
+            tables["three_first"], tables["three_r1_first"] + offset,
+            tables["three_r1_second"] + offset, tables["three_r1_third"] + offset)
     else:  # no agent reads them: one-entry stand-ins, not (top + 1)³ tables of zeros
         shape = (1, 1, 1)
-        three = {
-            "three_policy": np.zeros((2, *shape), dtype=np.int64),
-            "three_attack": np.zeros((2, *shape, 7), dtype=np.int64),
-            "three_tc": np.zeros((*shape, 7, 2)),
-            "three_ac": np.zeros((*shape, 7, 2)),
-            "three_mp_target": np.zeros((2, *shape), dtype=np.int64),
-            "three_stake": np.zeros((2, *shape), dtype=np.int64),
-            "three_first": np.ones(shape),
-            "three_r1_first": 0,
-            "three_r1_second": np.zeros(1, dtype=np.int64),
-            "three_r1_third": np.zeros((1, 1), dtype=np.int64),
-        }
-    steps = np.concatenate(blocks)
-    return {
-        "n": rules.n_dice,
-        "values": rules.values.copy(),
-        "start_points": rules.start_points,
-        "first_round_gain": rules.first_round_gain,
-        "counters_allowed": rules.counter_attacks,
-        "stake_factor": rules.mp_stake_factor,
-        "stake_cap": rules.mp_stake_cap or 0,
-        "powers": arrays["powers"],
-        "index_of_code": arrays["index_of_code"],
-        "first_offset": arrays["first_offset"],
-        "total_offset": arrays["total_offset"],
-        "steps": np.ascontiguousarray(steps),
-        "mp_policy": len(TURN_POLICIES),
-        "agents": np.array([a.row(policy_ids) for a in agents], dtype=np.int64),
-        **duel,
-        **three,
-        "top": top,
-    }
+        three = ThreeTables(
+            np.zeros((2, *shape), dtype=np.int64), np.zeros((2, *shape, 7), dtype=np.int64),
+            np.zeros((*shape, 7, 2)), np.zeros((*shape, 7, 2)),
+            np.zeros((2, *shape), dtype=np.int64), np.zeros((2, *shape), dtype=np.int64),
+            np.ones(shape), 0, np.zeros(1, dtype=np.int64), np.zeros((1, 1), dtype=np.int64))
+    knobs = Knobs(rules.n_dice, rules.values.copy(), rules.start_points, rules.first_round_gain,
+                  rules.counter_attacks, rules.mp_stake_factor, rules.mp_stake_cap or 0, top)
+    turn = TurnTables(arrays["powers"], arrays["index_of_code"], arrays["first_offset"],
+                      arrays["total_offset"], np.ascontiguousarray(np.concatenate(blocks)),
+                      len(TURN_POLICIES))
+    rows = np.array([a.row(policy_ids) for a in agents], dtype=np.int64)
+    return GameTables(knobs, turn, duel, three), rows
 
 
 def _check_agents(agents) -> tuple:
@@ -397,15 +380,14 @@ def simulate_games(
         check_memory(three_tables_size(rules), allow_large)
     n_chunks = -(-n_games // chunk_size)
     seeds = chunk_seeds(seed, n_chunks)
-    inputs = _kernel_inputs(rules, agents, allow_large, progress)
+    tables, rows = _kernel_inputs(rules, agents, allow_large, progress)
     parts = []
     with progress_bar(n_games, "panache games", progress, "game") as bar:
         # chunk c of a batch starting at chunk c0 is chunk c0 + c of the run: its seed
         # and its games
         for c0, c1 in Chunks(n_chunks, first=numba.get_num_threads()):
             games = min(c1 * chunk_size, n_games) - c0 * chunk_size
-            parts.append(simulate_games_kernel(seeds[c0:c1], chunk_size, games, len(agents),
-                                               **inputs))  # fmt: skip
+            parts.append(simulate_games_kernel(seeds[c0:c1], chunk_size, games, *tables, rows))
             bar.update(games)
     winners, orders, stats = (
         parts[0][i] if len(parts) == 1 else np.concatenate([p[i] for p in parts])

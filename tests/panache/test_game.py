@@ -116,10 +116,10 @@ def test_bad_arguments():
 def test_tables_no_agent_reads_are_not_built():
     from panache.game import _kernel_inputs
 
-    inputs = _kernel_inputs(Rules(start_points=300), (Agent.heuristic(), Agent.random()))
-    assert inputs["three_policy"].size == 2 and inputs["three_attack"].size == 14
-    assert inputs["duel_policy"].size == 1
-    total = sum(v.nbytes for v in inputs.values() if isinstance(v, np.ndarray))
+    tables, _ = _kernel_inputs(Rules(start_points=300), (Agent.heuristic(), Agent.random()))
+    assert tables.three.policy.size == 2 and tables.three.attack.size == 14
+    assert tables.duel.policy.size == 1
+    total = sum(v.nbytes for part in tables for v in part if isinstance(v, np.ndarray))
     assert total < 10**7  # (top + 1)³ tables of zeros would be 3 GB
 
 
