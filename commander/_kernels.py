@@ -552,10 +552,7 @@ def simulate_games_kernel(seeds, chunk_size, first, rotate, record, outcome, tra
                     terr_order[s, i] = i
                 for i in range(adv_len[pl]):
                     adv_order[s, i] = i
-            if record:
-                trajectory = Trajectory(traj_gold[g], traj_doub[g], traj_stock[g])
-            else:
-                trajectory = own
+            trajectory = Trajectory(traj_gold[g], traj_doub[g], traj_stock[g]) if record else own
             seat, rnd = play_game(cards, seating, work, trajectory, record, True)
             win_seat[g] = seat
             win_round[g] = rnd

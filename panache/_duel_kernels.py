@@ -1,12 +1,53 @@
 """Numba kernels of the two-player game solve (see ``panache.duel``). Private."""
 
+from typing import NamedTuple
+
 import numpy as np
 
-from panache._kernels import TIE_TOLERANCE, turn_value_slope_kernel
+from panache._kernels import TIE_TOLERANCE, stake_ceiling, turn_value_slope_kernel
 from tabletop.jit import jit
 
 #: Largest attacked face.
 MAX_LEVEL = 6
+
+
+class TurnArrays(NamedTuple):
+    """The optimal turn roll's tables (:func:`panache.turn.turn_tables`) in the order
+    :func:`panache._kernels.turn_value_slope_kernel` reads them (``*turn``)."""
+
+    n: int                    # dice
+    sums: np.ndarray
+    state_start: np.ndarray
+    state_sum: np.ndarray
+    size_offset: np.ndarray
+    probability: np.ndarray
+    opt_start: np.ndarray
+    opt_size: np.ndarray
+    opt_value: np.ndarray
+
+
+class DuelOdds(NamedTuple):
+    """What a duel state's turn utility reads besides the table of values."""
+
+    totals: np.ndarray       # the turn's final totals
+    final_index: np.ndarray  # each total's column in the utility vector
+    hit_given: np.ndarray    # P(x hits | the attack hits), x = 1..n
+    s: float                 # P(a roll hits)
+    q: float                 # P(a roll misses)
+    counters: bool           # counter-attacks allowed
+    stake_factor: int        # Master Panache stake ceiling: factor x points,
+    stake_cap: int           # capped (0: no cap)
+
+
+@jit
+def turn_value(turn, final_utility, final_slope, value, slope):
+    """:func:`panache._kernels.turn_value_slope_kernel` on the tables ``turn``
+    (:class:`TurnArrays`): the optimal turn's value and slope."""
+    n, sums, state_start, state_sum, size_offset, probability, opt_start, opt_size, opt_value = (
+        turn)
+    return turn_value_slope_kernel(n, sums, state_start, state_sum, size_offset, probability,
+                                   opt_start, opt_size, opt_value, final_utility, final_slope,
+                                   value, slope)  # fmt: skip
 
 
 @jit
@@ -70,11 +111,13 @@ def state_parts(a, b, win, n, hit_given, pi, max_stake):
 
 
 @jit
-def state_utility(a, b, decline, win, totals, final_index, parts, s, q, counters, u, du):
+def state_utility(a, b, decline, win, parts, odds, u, du):
     """Fill the turn utility ``u`` (and its derivative ``du`` in ``decline``) of state
     (a, b): the mover's winning chance after each total, ``decline`` being its
-    chance when the turn changes nothing (opponent to move at (b, a))."""
+    chance when the turn changes nothing (opponent to move at (b, a)); ``parts`` from
+    :func:`state_parts`, ``odds`` a :class:`DuelOdds`."""
     hit_target, hit_attacker, best_mp, best_stake = parts
+    totals, final_index, _, s, q, counters, _, _ = odds
     for i in range(totals.shape[0]):
         t = totals[i]
         g = final_index[i]
@@ -100,12 +143,10 @@ def state_utility(a, b, decline, win, totals, final_index, parts, s, q, counters
 
 
 @jit
-def solve_duel_kernel(
-    max_points, stake_factor, stake_cap, n, sums, state_start, state_sum, size_offset,
-    probability, opt_start, opt_size, opt_value, totals, final_index, hit_given, s, q, pi,
-    counters,
-):  # fmt: skip
-    """Winning chance of the player to move, for every (own, opponent's) points.
+def solve_duel_kernel(max_points, turn, odds, pi):
+    """Winning chance of the player to move, for every (own, opponent's) points, with
+    the turn roll's tables ``turn`` (:class:`TurnArrays`), ``odds`` (:class:`DuelOdds`)
+    and the Master Panache success chance ``pi``.
 
     Pairs of states {(a, b), (b, a)} are solved in increasing order of a + b; within a
     pair, the two values depend on each other only through "nothing changes"
@@ -115,20 +156,12 @@ def solve_duel_kernel(
     exceeded 1e-12 (0 when every pair converged).
     """
     win = np.full((max_points + 1, max_points + 1), np.nan)
-    bad = solve_duel_range(
-        2, 2 * max_points + 1, win, max_points, stake_factor, stake_cap, n, sums,
-        state_start, state_sum, size_offset, probability, opt_start, opt_size, opt_value,
-        totals, final_index, hit_given, s, q, pi, counters,
-    )  # fmt: skip
+    bad = solve_duel_range(2, 2 * max_points + 1, win, max_points, turn, odds, pi)
     return win, bad
 
 
 @jit
-def solve_duel_range(
-    first, stop, win, max_points, stake_factor, stake_cap, n, sums, state_start, state_sum,
-    size_offset, probability, opt_start, opt_size, opt_value, totals, final_index, hit_given,
-    s, q, pi, counters,
-):  # fmt: skip
+def solve_duel_range(first, stop, win, max_points, turn, odds, pi):
     """The pairs of :func:`solve_duel_kernel` with ``first <= a + b < stop``, written
     into ``win`` (shape ``(max_points + 1, max_points + 1)``, every smaller sum
     already solved). Returns the number of those pairs that did not converge.
@@ -136,34 +169,30 @@ def solve_duel_range(
     A pair reads only pairs of smaller sums, so solving the sums in consecutive
     ranges gives exactly the table of one call over all of them.
     """
+    n, sums = turn.n, turn.sums
     value = np.empty((n + 1, sums.shape[0]))
     slope = np.empty((n + 1, sums.shape[0]))
     u = np.full(sums.shape[0], np.nan)
     du = np.full(sums.shape[0], np.nan)
     bad = 0
-    turn = (n, sums, state_start, state_sum, size_offset, probability,
-            opt_start, opt_size, opt_value)  # fmt: skip
     for total in range(first, stop):
         for a in range(max(1, total - max_points), total // 2 + 1):
             b = total - a
-            stake_a = stake_factor * a if stake_cap == 0 else min(stake_factor * a, stake_cap)
-            stake_b = stake_factor * b if stake_cap == 0 else min(stake_factor * b, stake_cap)
-            parts_ab = state_parts(a, b, win, n, hit_given, pi, stake_a)
-            parts_ba = state_parts(b, a, win, n, hit_given, pi, stake_b)
+            stake_a = stake_ceiling(a, odds.stake_factor, odds.stake_cap)
+            stake_b = stake_ceiling(b, odds.stake_factor, odds.stake_cap)
+            parts_ab = state_parts(a, b, win, n, odds.hit_given, pi, stake_a)
+            parts_ba = state_parts(b, a, win, n, odds.hit_given, pi, stake_b)
             w = 0.5
             for _ in range(100):
                 if a == b:
-                    state_utility(a, b, 1.0 - w, win, totals, final_index, parts_ab, s, q,
-                                  counters, u, du)  # fmt: skip
-                    f, df = turn_value_slope_kernel(*turn, u, du, value, slope)
+                    state_utility(a, b, 1.0 - w, win, parts_ab, odds, u, du)
+                    f, df = turn_value(turn, u, du, value, slope)
                     w_new = (f + df * w) / (1.0 + df)
                 else:
-                    state_utility(b, a, 1.0 - w, win, totals, final_index, parts_ba, s, q,
-                                  counters, u, du)  # fmt: skip
-                    g, dg = turn_value_slope_kernel(*turn, u, du, value, slope)
-                    state_utility(a, b, 1.0 - g, win, totals, final_index, parts_ab, s, q,
-                                  counters, u, du)  # fmt: skip
-                    f, df = turn_value_slope_kernel(*turn, u, du, value, slope)
+                    state_utility(b, a, 1.0 - w, win, parts_ba, odds, u, du)
+                    g, dg = turn_value(turn, u, du, value, slope)
+                    state_utility(a, b, 1.0 - g, win, parts_ab, odds, u, du)
+                    f, df = turn_value(turn, u, du, value, slope)
                     w_new = (f - df * dg * w) / (1.0 - df * dg)
                 if not 0.0 <= w_new <= 1.0:
                     w_new = f  # a plain fixed-point step
@@ -173,18 +202,15 @@ def solve_duel_range(
                     break
             # final evaluation at the fixed point: the pair's values and residual
             if a == b:
-                state_utility(a, b, 1.0 - w, win, totals, final_index, parts_ab, s, q,
-                              counters, u, du)  # fmt: skip
-                f, _ = turn_value_slope_kernel(*turn, u, du, value, slope)
+                state_utility(a, b, 1.0 - w, win, parts_ab, odds, u, du)
+                f, _ = turn_value(turn, u, du, value, slope)
                 win[a, a] = f
                 residual = abs(f - w)
             else:
-                state_utility(b, a, 1.0 - w, win, totals, final_index, parts_ba, s, q,
-                              counters, u, du)  # fmt: skip
-                g, _ = turn_value_slope_kernel(*turn, u, du, value, slope)
-                state_utility(a, b, 1.0 - g, win, totals, final_index, parts_ab, s, q,
-                              counters, u, du)  # fmt: skip
-                f, _ = turn_value_slope_kernel(*turn, u, du, value, slope)
+                state_utility(b, a, 1.0 - w, win, parts_ba, odds, u, du)
+                g, _ = turn_value(turn, u, du, value, slope)
+                state_utility(a, b, 1.0 - g, win, parts_ab, odds, u, du)
+                f, _ = turn_value(turn, u, du, value, slope)
                 win[a, b] = f
                 win[b, a] = g
                 residual = abs(f - w)

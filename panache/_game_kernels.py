@@ -10,7 +10,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import prange
 
-from panache._kernels import _attack_chain, play_random_turn, play_turn
+from panache._kernels import _attack_chain, play_random_turn, play_turn, stake_ceiling
 from tabletop.draws import randbelow
 from tabletop.jit import jit, parallel_jit
 
@@ -166,9 +166,8 @@ def _clip(p, top):
 
 @jit
 def _max_stake(points, factor, cap):
-    top = factor * points
-    if cap > 0 and cap < top:
-        top = cap
+    """The largest legal (even) stake."""
+    top = stake_ceiling(points, factor, cap)
     return top - top % 2
 
 

@@ -17,6 +17,17 @@ TIE_TOLERANCE = 1e-12
 
 
 @jit
+def stake_ceiling(points, stake_factor, stake_cap):
+    """The largest Master Panache stake of a player with ``points`` (``stake_cap`` 0:
+    no cap; the stakes are the even numbers from 2 to it): :meth:`panache.Rules.stake_ceiling`
+    in the kernels."""
+    top = stake_factor * points
+    if stake_cap > 0 and stake_cap < top:
+        top = stake_cap
+    return top
+
+
+@jit
 def solve_turn_kernel(
     n, sums, state_start, state_sum, size_offset, probability,
     opt_start, opt_size, opt_value, final_utility, choice_offset,

@@ -34,13 +34,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from panache._committed_kernels import committed_duel_kernel
-from panache.attack import chain_odds
-from panache.duel import _round_points, duel_rules, max_points, solve_duel
-from panache.master import mp_success
+from panache.duel import _round_points, duel_kernel_inputs, duel_rules, max_points, solve_duel
 from panache.policy import TurnPolicy, tabulate_policy
 from panache.rules import Rules
 from panache.thumb import DecisionList
-from panache.turn import evaluate_policy, solve_turn, turn_tables
+from panache.turn import evaluate_policy, solve_turn
 from tabletop.frozen import same_fields
 
 if TYPE_CHECKING:
@@ -145,25 +143,17 @@ def committed_duel(rules: Rules, turn_policy: TurnPolicy | Callable | None = Non
 def _committed(rules: Rules, turn: TurnPolicy | None, attempt: TurnPolicy | None):
     import pandas as pd
 
-    t = turn_tables(rules)
-    n = rules.n_dice
     top = max_points(rules)
-    s, q, hit_given = chain_odds(n)
-    pi = mp_success(rules)
-    totals = t.totals
+    turn_arrays, odds, pi = duel_kernel_inputs(rules)
+    totals = odds.totals
     pi_c = pi if attempt is None else float(evaluate_policy(rules, attempt).distribution.loc[0])
     if turn is None:
         dist = solve_turn(rules, "ev").distribution.to_numpy()
     else:
         dist = evaluate_policy(rules, turn).distribution.to_numpy()
     dist = np.ascontiguousarray(dist, dtype=np.float64)
-    final = t.state_sum[t.state_start[n] : t.state_start[n + 1]]
-    win_c, win_o, bad = committed_duel_kernel(
-        top, rules.mp_stake_factor, rules.mp_stake_cap or 0, n, t.sums, t.state_start,
-        t.state_sum, t.space.size_offset, t.space.probability, t.opt_start, t.opt_size,
-        t.opt_value, totals, final, hit_given, s, q, pi, pi_c, dist, turn is not None,
-        rules.counter_attacks,
-    )  # fmt: skip
+    win_c, win_o, bad = committed_duel_kernel(top, turn_arrays, odds, pi, pi_c, dist,
+                                              turn is not None)  # fmt: skip
     if bad:
         raise ValueError(
             f"the committed duel does not settle for these rules: {bad} pairs of states did "

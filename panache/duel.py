@@ -35,6 +35,8 @@ import numpy as np
 
 from panache._duel_kernels import (
     MAX_LEVEL,
+    DuelOdds,
+    TurnArrays,
     exchange_value,
     solve_duel_range,
     state_parts,
@@ -44,7 +46,7 @@ from panache.attack import chain_odds
 from panache.master import mp_success
 from panache.policy import TurnPolicy
 from panache.rules import Rules
-from panache.turn import TurnTables, solve_turn, turn_tables
+from panache.turn import solve_turn, turn_tables
 from tabletop.budget import Chunks, Estimate, check_memory, progress_bar, show_progress
 from tabletop.frozen import memoize, same_fields
 from tabletop.validate import check_int
@@ -119,15 +121,14 @@ class DuelSolution:
         import pandas as pd
 
         p = self._params
-        t: TurnTables = p["tables"]
-        parts = state_parts(a, b, self._win, p["n"], p["hit_given"], p["pi"], p["max_stake"](a))
-        u = np.full(t.sums.size, np.nan)
-        du = np.full(t.sums.size, np.nan)
-        final = t.state_sum[t.state_start[p["n"]] : t.state_start[p["n"] + 1]]
-        decline = 1.0 - self._win[b, a]
-        state_utility(a, b, decline, self._win, t.totals, final, parts, p["s"], p["q"],
-                      p["counters"], u, du)  # fmt: skip
-        series = pd.Series(u[final], index=pd.Index(t.totals, name="total"), name="win")
+        odds: DuelOdds = p["odds"]
+        parts = state_parts(a, b, self._win, p["n"], odds.hit_given, p["pi"],
+                            self.rules.stake_ceiling(a))  # fmt: skip
+        u = np.full(p["tables"].sums.size, np.nan)
+        du = np.full(p["tables"].sums.size, np.nan)
+        state_utility(a, b, 1.0 - self._win[b, a], self._win, parts, odds, u, du)
+        series = pd.Series(u[odds.final_index], index=pd.Index(odds.totals, name="total"),
+                           name="win")  # fmt: skip
         return series, parts
 
     def round1_utility(self, first_player_points: int | None = None) -> pd.Series:
@@ -278,17 +279,10 @@ def solve_duel(rules: Rules, *, allow_large: bool = False,
     progress = show_progress(progress)
     check_memory(duel_size(rules), allow_large)
     t = turn_tables(rules)
-    n = rules.n_dice
     top = max_points(rules)
-    s, q, hit_given = chain_odds(n)
-    pi = mp_success(rules)
-    cap = rules.mp_stake_cap or 0
-    final = t.state_sum[t.state_start[n] : t.state_start[n + 1]]
+    turn, odds, pi = duel_kernel_inputs(rules)
     win = np.full((top + 1, top + 1), np.nan)
     bad = 0
-    args = (win, top, rules.mp_stake_factor, cap, n, t.sums, t.state_start, t.state_sum,
-            t.space.size_offset, t.space.probability, t.opt_start, t.opt_size, t.opt_value,
-            t.totals, final, hit_given, s, q, pi, rules.counter_attacks)  # fmt: skip
     # point sums 2..2 top, in ranges that return to Python (bar, Ctrl-C); the bar counts
     # the pairs {(a, b), (b, a)} of each sum v: a from max(1, v - top) to v // 2
     sums = 2 * top - 1
@@ -296,7 +290,7 @@ def solve_duel(rules: Rules, *, allow_large: bool = False,
     pairs = v // 2 - np.maximum(1, v - top) + 1
     with progress_bar(int(pairs.sum()), "panache duel", progress, "pair") as bar:
         for lo, hi in Chunks(sums, first=8):
-            bad += solve_duel_range(lo + 2, hi + 2, *args)
+            bad += solve_duel_range(lo + 2, hi + 2, win, top, turn, odds, pi)
             bar.update(int(pairs[lo:hi].sum()))
     if bad:
         raise ValueError(
@@ -310,20 +304,35 @@ def solve_duel(rules: Rules, *, allow_large: bool = False,
     first, round1, first_utility, second_utility = _round_one(rules, win)
     params = {
         "tables": t,
-        "n": n,
-        "hit_given": hit_given,
+        "turn": turn,
+        "odds": odds,
+        "n": rules.n_dice,
+        "hit_given": odds.hit_given,
         "pi": pi,
-        "s": s,
-        "q": q,
+        "s": odds.s,
+        "q": odds.q,
         "counters": rules.counter_attacks,
         "round1_first": first_utility,
         "round1_second": second_utility,
-        "max_stake": lambda a: min(rules.mp_stake_factor * a, cap) if cap else
-        rules.mp_stake_factor * a,
+        "max_stake": rules.stake_ceiling,
     }  # fmt: skip
     win.setflags(write=False)
     return DuelSolution(rules, frame, first, round1, win, params)
 
+
+
+def duel_kernel_inputs(rules: Rules) -> tuple[TurnArrays, DuelOdds, float]:
+    """The duel kernels' inputs, built once from the rules: the optimal turn roll's
+    tables, the odds a state's turn utility reads, and the Master Panache success
+    chance (also read by :func:`panache.committed_duel`)."""
+    t = turn_tables(rules)
+    n = rules.n_dice
+    s, q, hit_given = chain_odds(n)
+    turn = TurnArrays(n, t.sums, t.state_start, t.state_sum, t.space.size_offset,
+                      t.space.probability, t.opt_start, t.opt_size, t.opt_value)  # fmt: skip
+    odds = DuelOdds(t.totals, t.state_sum[t.state_start[n] : t.state_start[n + 1]], hit_given,
+                    s, q, rules.counter_attacks, rules.mp_stake_factor, rules.mp_stake_cap or 0)
+    return turn, odds, mp_success(rules)
 
 
 def _round_points(rules: Rules, total: int) -> int:

@@ -15,8 +15,15 @@ from typing import TYPE_CHECKING
 import numba
 import numpy as np
 
-from panache._game_kernels import (N_STATS, DuelTables, GameTables, Knobs, ThreeTables,
-                                   TurnTables, simulate_games_kernel)
+from panache._game_kernels import (
+    N_STATS,
+    DuelTables,
+    GameTables,
+    Knobs,
+    ThreeTables,
+    TurnTables,
+    simulate_games_kernel,
+)
 from panache.agents import TURN_POLICIES, Agent
 from panache.duel import max_points, solve_duel
 from panache.policy import human_policy

@@ -72,10 +72,7 @@ def stakes_size(rules: Rules, points: int) -> Estimate:
     >>> stakes_size(Rules(), 3).nbytes == 3 * STAKE_BYTES
     True
     """
-    top = rules.mp_stake_factor * points
-    if rules.mp_stake_cap is not None:
-        top = min(top, rules.mp_stake_cap)
-    n = max(top // 2, 0)
+    n = max(rules.stake_ceiling(points) // 2, 0)
     knobs = {"points": points, "mp_stake_factor": rules.mp_stake_factor,
              "mp_stake_cap": rules.mp_stake_cap}  # fmt: skip
     return Estimate("panache.mp_stakes", n * STAKE_BYTES, knobs,

@@ -126,11 +126,32 @@ class Rules(CheckedRules):
         >>> Rules().legal_stakes(3).tolist()   # the seed: with 3 points the best is 6
         [2, 4, 6]
         """
+        return np.arange(2, self.stake_ceiling(points) + 1, 2, dtype=np.int64)
+
+    def stake_ceiling(self, points: int) -> int:
+        """The most a player with ``points`` points may stake on a Master Panache:
+        ``mp_stake_factor * points``, at most ``mp_stake_cap``; the legal stakes are
+        the even numbers from 2 to it (the kernels' ``stake_ceiling`` is the same rule).
+
+        Parameters
+        ----------
+        points : int
+            The announcer's points, >= 1.
+
+        Returns
+        -------
+        int
+
+        Examples
+        --------
+        >>> Rules().stake_ceiling(3), Rules(mp_stake_cap=4).stake_ceiling(3)
+        (6, 4)
+        """
         points = check_int("points", points, 1)
         top = self.mp_stake_factor * points
         if self.mp_stake_cap is not None:
             top = min(top, self.mp_stake_cap)
-        return np.arange(2, top + 1, 2, dtype=np.int64)
+        return top
 
     def check_stake(self, stake: int, points: int) -> int:
         """Return ``stake`` if legal for a player with ``points`` points, else raise ValueError."""

@@ -92,18 +92,9 @@ def test_duel_size_is_the_peak_memory_and_a_huge_start_is_refused_at_once():
 
 def test_the_duel_in_ranges_of_sums_is_the_duel_in_one_pass():
     from panache._duel_kernels import solve_duel_kernel
-    from panache.attack import chain_odds
-    from panache.master import mp_success
-    from panache.turn import turn_tables
+    from panache.duel import duel_kernel_inputs
 
     rules = Rules(n_players=2, start_points=60, mp_stake_cap=20)
-    t = turn_tables(rules)
-    s, q, hit_given = chain_odds(rules.n_dice)
-    final = t.state_sum[t.state_start[rules.n_dice] : t.state_start[rules.n_dice + 1]]
-    win, bad = solve_duel_kernel(
-        max_points(rules), rules.mp_stake_factor, 20, rules.n_dice, t.sums, t.state_start,
-        t.state_sum, t.space.size_offset, t.space.probability, t.opt_start, t.opt_size,
-        t.opt_value, t.totals, final, hit_given, s, q, mp_success(rules), rules.counter_attacks,
-    )  # fmt: skip
+    win, bad = solve_duel_kernel(max_points(rules), *duel_kernel_inputs(rules))
     assert bad == 0
     assert np.array_equal(solve_duel(rules)._win, win, equal_nan=True)
