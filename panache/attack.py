@@ -73,7 +73,8 @@ def chain_odds(n: int) -> tuple[float, float, np.ndarray]:
     return s, q, hit_given
 
 
-def _check_level(level) -> int:
+def check_level(level) -> int:
+    """``level`` checked as an attack level: an int from 1 to the number of faces."""
     return check_int("level", level, 1, N_FACES)
 
 
@@ -100,13 +101,15 @@ def attack_distribution(rules: Rules, level: int) -> pd.Series:
     import pandas as pd
 
     rules = Rules.check(rules, default=False)
-    level = _check_level(level)
+    level = check_level(level)
     pmf = _hits_pmf(rules.n_dice)
     index = pd.Index(level * np.arange(rules.n_dice + 1), name="damage")
     return pd.Series(pmf.copy(), index=index, name="probability")
 
 
-def _counter_flags(rules: Rules, counter) -> tuple[bool, bool]:
+def counter_flags(rules: Rules, counter) -> tuple[bool, bool]:
+    """``(target counters, attacker counters back)`` of a counter policy: one of
+    ``COUNTER_POLICIES`` or a pair of bools (both False when the rules forbid counters)."""
     if isinstance(counter, str):
         if counter not in COUNTER_POLICIES:
             raise ValueError(
@@ -207,8 +210,8 @@ def exchange(rules: Rules, level: int, counter="always") -> ExchangeResult:
     import pandas as pd
 
     rules = Rules.check(rules, default=False)
-    level = _check_level(level)
-    target, attacker = _counter_flags(rules, counter)
+    level = check_level(level)
+    target, attacker = counter_flags(rules, counter)
     n = rules.n_dice
     pmf = _hits_pmf(n)
     q = float(pmf[0])

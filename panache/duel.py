@@ -335,11 +335,14 @@ def duel_kernel_inputs(rules: Rules) -> tuple[TurnArrays, DuelOdds, float]:
     return turn, odds, mp_success(rules)
 
 
-def _round_points(rules: Rules, total: int) -> int:
+def round_points(rules: Rules, total: int) -> int:
     """Points after a round-1 total, from the start."""
     if total < 0 or (total > 0 and rules.first_round_gain):
         return rules.start_points + total
     return rules.start_points
+
+
+_round_points = round_points  # the name panache.three and panache.committed import
 
 
 def _round_one(rules: Rules, win: np.ndarray):
@@ -347,7 +350,7 @@ def _round_one(rules: Rules, win: np.ndarray):
     import pandas as pd
 
     totals = turn_tables(rules).totals
-    points = [_round_points(rules, int(t)) for t in totals]
+    points = [round_points(rules, int(t)) for t in totals]
     answers: dict[int, float] = {}
     second_utility: dict[int, np.ndarray] = {}
     for p1 in points:

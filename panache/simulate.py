@@ -26,7 +26,7 @@ from panache._kernels import (
     simulate_exchanges_kernel,
     simulate_turns_kernel,
 )
-from panache.attack import _check_level, _counter_flags
+from panache.attack import check_level, counter_flags
 from panache.dice import dice_space
 from panache.policy import TurnPolicy, policy_layout, tabulate_policy
 from panache.rules import Rules
@@ -179,7 +179,7 @@ def simulate_attacks(
     """Damage of ``n`` attacks at ``level`` (no counter-attacks): ``int64`` array.
     ``allow_large`` and ``progress`` as for :func:`simulate_turns`."""
     rules = Rules.check(rules, default=False)
-    level = _check_level(level)
+    level = check_level(level)
     n = check_count("n", n)
     (hits,) = _batched("panache.simulate_attacks", simulate_attacks_kernel, n, seed,
                        chunk_size, 8, (rules.n_dice, level), allow_large, progress)  # fmt: skip
@@ -215,9 +215,9 @@ def simulate_exchanges(
     """``n`` attack / counter-attack exchanges at ``level`` (see :func:`panache.exchange`).
     ``allow_large`` and ``progress`` as for :func:`simulate_turns`."""
     rules = Rules.check(rules, default=False)
-    level = _check_level(level)
+    level = check_level(level)
     n = check_count("n", n)
-    target, attacker = _counter_flags(rules, counter)
+    target, attacker = counter_flags(rules, counter)
     # the kernel's three arrays, then the two damages and the attempts returned
     hits, victim, attempts = _batched(
         "panache.simulate_exchanges", simulate_exchanges_kernel, n, seed, chunk_size, 36,
