@@ -117,7 +117,7 @@ def grid_for(rules: Rules, grid: int, name: str = "grid") -> int:
 
 def balance(rules: Rules | None = None, *, n_games: int = 20_000, seed=0,
             duel_grid: int = 5, coalition_grid: int = 50, jobs: int = 2,
-            compass: bool = True):  # fmt: skip
+            compass: bool = True, compass_capital: int = COMPASS_BOARD["capital"]):  # fmt: skip
     """The balance card of ``rules`` (default: the rules of docs/rules.md).
 
     Parameters
@@ -142,6 +142,9 @@ def balance(rules: Rules | None = None, *, n_games: int = 20_000, seed=0,
     compass : bool
         Measure the exploitability rows against full-compass responders (default
         True; False leaves them NaN, for quick cards).
+    compass_capital : int
+        Capital a seat of the small board of ``sides_exploitability_compass``
+        (default :data:`COMPASS_BOARD`'s, 10).
 
     Returns
     -------
@@ -169,7 +172,7 @@ def balance(rules: Rules | None = None, *, n_games: int = 20_000, seed=0,
     ...                duel_grid=5, coalition_grid=5, jobs=1, compass=False)
     >>> card = card.set_index("metric")
     >>> float(card.loc["duel_value_lead", "value"]), float(card.loc["duel_draw_start", "value"])
-    (0.5, 0.0)
+    (0.5, 1.0)
     """
     rules = Rules.check(rules)
     n_games = check_count("n_games", n_games, 2)
@@ -178,6 +181,7 @@ def balance(rules: Rules | None = None, *, n_games: int = 20_000, seed=0,
     g_coal = grid_for(rules, coalition_grid, "coalition_grid")
     root = as_seed_sequence(seed)
     jobs = check_count("jobs", jobs, 1)
+    compass_capital = check_count("compass_capital", compass_capital, 1)
     coalition_text = str(g_coal)
     pool = None
     if jobs > 1:  # coalitions in a second process, the rest here
@@ -185,7 +189,8 @@ def balance(rules: Rules | None = None, *, n_games: int = 20_000, seed=0,
     try:
         if pool is not None:
             coalitions = pool.submit(_coalition_entries, rules, g_coal)
-        entries = _main_entries(rules, g_duel, g_coarse, n_games, root, compass)
+        entries = _main_entries(rules, g_duel, g_coarse, n_games, root,
+                                compass_capital if compass else None)
         if pool is not None:
             entries.update(coalitions.result())
         else:
@@ -197,12 +202,12 @@ def balance(rules: Rules | None = None, *, n_games: int = 20_000, seed=0,
     return build_card(METRICS, entries, duel_grid=g_duel, coarse_grid=g_coarse,
                       coalition_grid=coalition_text, n_players=rules.n_players,
                       max_rounds=rules.max_rounds, compass_radius=board["radius"],
-                      compass_capital=board["capital"], compass_step=board["bid_step"],
+                      compass_capital=compass_capital, compass_step=board["bid_step"],
                       compass_sides=" and ".join(board["sides"]))  # fmt: skip
 
 
 def _main_entries(rules: Rules, g_duel: int, g_coarse: int, n_games: int, root,
-                  compass: bool = True) -> dict:  # fmt: skip
+                  compass_capital: int | None) -> dict:  # fmt: skip
     """The 1 vs 1 rows, the abstraction's exploitability and the simulated rows."""
     entries = {}
     duel = solve_duel_game(dataclasses.replace(rules, n_players=2, bid_step=g_duel))
@@ -214,10 +219,10 @@ def _main_entries(rules: Rules, g_duel: int, g_coarse: int, n_games: int, root,
     entries["duel_value_lead"] = exact(duel.value(1), size)
     entries["duel_value_lead_coarse"] = exact(coarse.value(1), coarse.values.size)
     entries["duel_draw_start"] = exact(stall_odds(duel).draw, size)
-    if compass:
+    if compass_capital is not None:
         entries["duel_exploitability_compass"] = exact(
             check_solution(duel, "all", progress=False).exploitability, size)
-        entries["sides_exploitability_compass"] = _sides_exploitability(rules)
+        entries["sides_exploitability_compass"] = _sides_exploitability(rules, compass_capital)
     else:
         entries["duel_exploitability_compass"] = exact(None, 0)
         entries["sides_exploitability_compass"] = exact(None, 0)
@@ -231,12 +236,13 @@ def _main_entries(rules: Rules, g_duel: int, g_coarse: int, n_games: int, root,
     return entries
 
 
-def _sides_exploitability(rules: Rules):
+def _sides_exploitability(rules: Rules, capital: int):
     """The largest full-compass exploitability of the own-directions two-against-two
-    solutions on :data:`COMPASS_BOARD` (``rules``' other knobs kept)."""
+    solutions on :data:`COMPASS_BOARD` with ``capital`` a seat (``rules``' other knobs
+    kept)."""
     board = COMPASS_BOARD
-    small = dataclasses.replace(rules, n_players=4, radius=board["radius"],
-                                capital=board["capital"], bid_step=board["bid_step"])  # fmt: skip
+    small = dataclasses.replace(rules, n_players=4, radius=board["radius"], capital=capital,
+                                bid_step=board["bid_step"])  # fmt: skip
     gains, states = [], 0
     for side in board["sides"]:
         sol = solve_sides(small, side)
