@@ -25,8 +25,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 from citadel.coalitions import alliance_analysis, coalition_classes
 from citadel.rules import Rules
-from citadel.sides import sides_space
-from citadel.sides import compass_check, solve_sides
+from citadel.sides import compass_check, sides_space, solve_sides
 from citadel.simulate import simulate_games
 from citadel.stalling import stall_odds
 from citadel.whole_game import check_solution, solve_duel_game

@@ -303,7 +303,8 @@ GAMES: dict[str, Game] = {
                           "citadel", "The whole two-player game"),
                 draws=Cell("1 vs 1 under optimal play (bid grid {base.duel_grid:setting}): the "
                            "game is drawn from the start (it stalls for ever) with probability "
-                           "{base.duel_draw_start:pct}; honest (`straight`) players stall to "
+                           "{base.duel_draw_start:pct}, and {fix.duel_draw_start:pct} with "
+                           "{knobs}; honest (`straight`) players stall to "
                            "the round limit in {base.stall_rate_heuristic:pct} of games; random "
                            "players draw {base.draw_rate_random:pct}",
                            "citadel", "Stalling under optimal play, and what `min_bid` does"),
@@ -323,10 +324,9 @@ GAMES: dict[str, Game] = {
                 no_fix=Cell("no knob tried reduces draws under optimal play: with {knobs} "
                             "the solved 1 vs 1 game is drawn from the start with probability "
                             "{fix.duel_draw_start:pct}, against {base.duel_draw_start:pct} "
-                            "under the seed rules. The forced bid only ends the honest "
-                            "players' stalemate (`straight` games that stall: "
-                            "{fix.stall_rate_heuristic:pct}; drawn: "
-                            "{fix.draw_rate_heuristic:pct}), and random players draw "
+                            "under the seed rules. Under it honest (`straight`) players' games "
+                            "stall to the round limit in {fix.stall_rate_heuristic:pct} and "
+                            "are drawn in {fix.draw_rate_heuristic:pct}; random players draw "
                             "{fix.draw_rate_random:pct}, a change of {diff.draw_rate_random:pp}",
                             "citadel", "Stalling under optimal play, and what `min_bid` does"),
                 fixes=({"min_bid": 1}, {"min_bid": 10}),

@@ -14,9 +14,9 @@ from tabletop.balance_table import (
     choose_fix,
     fact_card,
     fill,
-    improves,
     format_figure,
     game_row,
+    improves,
     seed_card,
 )
 from tabletop.games import GAMES, Cell, get
