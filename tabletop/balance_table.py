@@ -12,7 +12,8 @@ The cards are those :func:`tabletop.balance.compare_rules` sets side by side wit
 card cache (:func:`tabletop.balance.cached_balance`), so the table is rebuilt in
 seconds once the cards exist. Among a row's candidate fixes the one shown is the first
 (mildest) whose 95 % interval of the row's ``objective`` reaches the lowest value of
-all candidates.
+all candidates; when none brings the objective below the seed rules' value
+(:func:`improves`), a row with a ``no_fix`` cell shows that cell instead, which says so.
 
 A figure is written with its 95 % interval and sample size (``value [low, high] (n =
 games)``) when it comes from Monte Carlo, and marked ``(exact)`` when it is exact; an
