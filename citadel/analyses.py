@@ -7,9 +7,14 @@ cards of two variants line up (``python -m citadel compare``).
 
 Abstractions of the exact rows (see :mod:`citadel.whole_game` and
 :mod:`citadel.coalitions`): amounts on a bid grid (the finest grid that keeps the
-card within its time budget at the default rules: 10 for the duel, 50 for the
-coalitions; a grid is always a multiple of ``bid_step``), each side writes only its
-own directions, and a game that stalls for ever is a draw.
+card within its time budget at the default rules: 5 for the duel, checked against
+the grid twice as coarse, 50 for the coalitions; a grid is always a multiple of
+``bid_step``), each side writes only its own directions, and a game that stalls for
+ever is a draw. The card measures what the abstraction costs: the exploitability of
+the duel's solution against responders free to write any of the eight directions,
+and that of the two-against-two solutions on a small board (:data:`COMPASS_BOARD`).
+Exploitability is the two responders' gains added together, out of a payoff range of
+2 (P(win) - P(loss) runs from -1 to 1).
 """
 
 from __future__ import annotations
@@ -20,23 +25,44 @@ from concurrent.futures import ProcessPoolExecutor
 
 from citadel.coalitions import alliance_analysis, coalition_classes
 from citadel.rules import Rules
-from citadel.sides import sides_space
+from citadel.sides import compass_check, sides_space, solve_sides
 from citadel.simulate import simulate_games
-from citadel.whole_game import solve_duel_game
+from citadel.stalling import stall_odds
+from citadel.whole_game import check_solution, solve_duel_game
 from tabletop.balance import Metric, build_card, estimate, exact
 from tabletop.seeding import as_seed_sequence, check_count
 from tabletop.stats import estimate_mean
 from tabletop.sweep import task_seed
 
 PLAY = {"heuristic": "straight", "random": "random"}  # agent on every seat
+#: The small board on which the two-against-two solutions meet full-compass responders:
+#: its radius and capital a seat (bid grid 5), and the sides measured.
+COMPASS_BOARD = {"radius": 1, "capital": 10, "bid_step": 5, "sides": ("NE", "NS")}
 
 #: The card's rows, in order.
 METRICS = (
+    Metric("duel_grid", "exact", "points",
+           "the bid grid of the 1 vs 1 solve: amounts are multiples of it (a setting)"),
     Metric("duel_value_start", "exact", "P(N wins) - P(S wins)",
            "1 vs 1 from the start, both playing the solved game (solve_duel_game, bid grid "
            "{duel_grid}, own directions; n: states solved)"),
     Metric("duel_value_lead", "exact", "P(N wins) - P(S wins)",
            "1 vs 1 with the pawn one row toward N, equal capitals (bid grid {duel_grid})"),
+    Metric("duel_coarse_grid", "exact", "points",
+           "the coarser bid grid the 1 vs 1 solve is checked against (a setting)"),
+    Metric("duel_value_lead_coarse", "exact", "P(N wins) - P(S wins)",
+           "the same one-row lead on the coarser grid {coarse_grid}: how far the values "
+           "still move as the grid refines"),
+    Metric("duel_draw_start", "exact", "probability",
+           "P(the 1 vs 1 game from the start is drawn: it stalls for ever) when both play "
+           "the solved strategies (stall_odds, bid grid {duel_grid})"),
+    Metric("duel_exploitability_compass", "exact", "score (range 2)",
+           "what two best responses free to write any of the eight directions gain together "
+           "against the 1 vs 1 solution of grid {duel_grid} (check_solution(..., 'all'))"),
+    Metric("sides_exploitability_compass", "exact", "score (range 2)",
+           "the largest such gain against the own-directions solutions of {compass_sides} "
+           "on a board of radius {compass_radius}, capital {compass_capital} a seat, bid grid "
+           "{compass_step} (compass_check)"),
     *(m for name, agent in PLAY.items() for m in (
         Metric(f"draw_rate_{name}", "monte carlo", "probability",
                f"share of {{n_players}}-player games nobody wins, '{agent}' agents on every seat"),
@@ -72,6 +98,9 @@ VERDICT = {
     "length": "rounds_random",
 }  # fmt: skip
 
+#: Rows of the card that say how the abstraction was set up, not what it found.
+SETTINGS = ("duel_grid", "duel_coarse_grid")
+
 
 def grid_for(rules: Rules, grid: int, name: str = "grid") -> int:
     """The bid grid used: the smallest multiple of ``rules.bid_step`` that is >= ``grid``.
@@ -86,7 +115,8 @@ def grid_for(rules: Rules, grid: int, name: str = "grid") -> int:
 
 
 def balance(rules: Rules | None = None, *, n_games: int = 20_000, seed=0,
-            duel_grid: int = 10, coalition_grid: int = 50, jobs: int = 2):  # fmt: skip
+            duel_grid: int = 5, coalition_grid: int = 50, jobs: int = 2,
+            compass: bool = True, compass_capital: int = COMPASS_BOARD["capital"]):  # fmt: skip
     """The balance card of ``rules`` (default: the rules of docs/rules.md).
 
     Parameters
@@ -101,20 +131,33 @@ def balance(rules: Rules | None = None, *, n_games: int = 20_000, seed=0,
         (:func:`tabletop.sweep.task_seed`).
     duel_grid : int
         Bid grid of the 1 vs 1 solve, rounded up to a multiple of bid_step
-        (:func:`grid_for`; default 10; 5 costs about 22 s more).
+        (:func:`grid_for`; default 5); the solve is repeated on a grid twice as coarse
+        (rounded likewise) to show how far the values still move.
     coalition_grid : int
         Bid grid of the coalition solves, rounded up likewise (default 50).
     jobs : int
         Processes: with 2 (default) the coalition solves run in a second process
         while this one solves the duel and simulates; 1 runs everything here.
+    compass : bool
+        Measure the exploitability rows against full-compass responders (default
+        True; False leaves them NaN, for quick cards).
+    compass_capital : int
+        Capital a seat of the small board of ``sides_exploitability_compass``
+        (default :data:`COMPASS_BOARD`'s, 10).
 
     Returns
     -------
     pandas.DataFrame
         One row per metric of :data:`METRICS`:
 
+        * ``duel_grid``, ``duel_coarse_grid`` (settings): the two bid grids solved;
         * ``duel_value_start``, ``duel_value_lead`` (exact): the 1-vs-1 value
           P(N wins) - P(S wins) from the start and with the pawn one row toward N;
+          ``duel_value_lead_coarse`` the lead on the coarser grid;
+        * ``duel_draw_start`` (exact): the chance that the solved 1 vs 1 game
+          stalls for ever from the start;
+        * ``duel_exploitability_compass``, ``sides_exploitability_compass`` (exact):
+          what full-compass responders gain against the own-directions solutions;
         * ``draw_rate_<play>``, ``stall_rate_<play>``, ``rounds_<play>`` (MC) for
           heuristic (``straight``) and random play: games nobody wins, games still
           running at ``max_rounds``, mean length;
@@ -125,16 +168,19 @@ def balance(rules: Rules | None = None, *, n_games: int = 20_000, seed=0,
     Examples
     --------
     >>> card = balance(Rules(radius=1, capital=10, bid_step=5), n_games=500,
-    ...                duel_grid=5, coalition_grid=5, jobs=1)
-    >>> float(card.set_index("metric").loc["duel_value_lead", "value"])
-    0.5
+    ...                duel_grid=5, coalition_grid=5, jobs=1, compass=False)
+    >>> card = card.set_index("metric")
+    >>> float(card.loc["duel_value_lead", "value"]), float(card.loc["duel_draw_start", "value"])
+    (0.5, 1.0)
     """
     rules = Rules.check(rules)
     n_games = check_count("n_games", n_games, 2)
     g_duel = grid_for(rules, duel_grid, "duel_grid")
+    g_coarse = grid_for(rules, 2 * g_duel, "duel_grid")
     g_coal = grid_for(rules, coalition_grid, "coalition_grid")
     root = as_seed_sequence(seed)
     jobs = check_count("jobs", jobs, 1)
+    compass_capital = check_count("compass_capital", compass_capital, 1)
     coalition_text = str(g_coal)
     pool = None
     if jobs > 1:  # coalitions in a second process, the rest here
@@ -142,7 +188,8 @@ def balance(rules: Rules | None = None, *, n_games: int = 20_000, seed=0,
     try:
         if pool is not None:
             coalitions = pool.submit(_coalition_entries, rules, g_coal)
-        entries = _main_entries(rules, g_duel, n_games, root)
+        entries = _main_entries(rules, g_duel, g_coarse, n_games, root,
+                                compass_capital if compass else None)
         if pool is not None:
             entries.update(coalitions.result())
         else:
@@ -150,16 +197,34 @@ def balance(rules: Rules | None = None, *, n_games: int = 20_000, seed=0,
     finally:
         if pool is not None:
             pool.shutdown(cancel_futures=True)
-    return build_card(METRICS, entries, duel_grid=g_duel, coalition_grid=coalition_text,
-                      n_players=rules.n_players, max_rounds=rules.max_rounds)  # fmt: skip
+    board = COMPASS_BOARD
+    return build_card(METRICS, entries, duel_grid=g_duel, coarse_grid=g_coarse,
+                      coalition_grid=coalition_text, n_players=rules.n_players,
+                      max_rounds=rules.max_rounds, compass_radius=board["radius"],
+                      compass_capital=compass_capital, compass_step=board["bid_step"],
+                      compass_sides=" and ".join(board["sides"]))  # fmt: skip
 
 
-def _main_entries(rules: Rules, g_duel: int, n_games: int, root) -> dict:
-    """The 1 vs 1 rows and the simulated rows."""
+def _main_entries(rules: Rules, g_duel: int, g_coarse: int, n_games: int, root,
+                  compass_capital: int | None) -> dict:  # fmt: skip
+    """The 1 vs 1 rows, the abstraction's exploitability and the simulated rows."""
     entries = {}
     duel = solve_duel_game(dataclasses.replace(rules, n_players=2, bid_step=g_duel))
-    entries["duel_value_start"] = exact(duel.value(), duel.values.size)
-    entries["duel_value_lead"] = exact(duel.value(1), duel.values.size)
+    coarse = solve_duel_game(dataclasses.replace(rules, n_players=2, bid_step=g_coarse))
+    size = duel.values.size
+    entries["duel_grid"] = exact(g_duel, 0)
+    entries["duel_coarse_grid"] = exact(g_coarse, 0)
+    entries["duel_value_start"] = exact(duel.value(), size)
+    entries["duel_value_lead"] = exact(duel.value(1), size)
+    entries["duel_value_lead_coarse"] = exact(coarse.value(1), coarse.values.size)
+    entries["duel_draw_start"] = exact(stall_odds(duel).draw, size)
+    if compass_capital is not None:
+        entries["duel_exploitability_compass"] = exact(
+            check_solution(duel, "all", progress=False).exploitability, size)
+        entries["sides_exploitability_compass"] = _sides_exploitability(rules, compass_capital)
+    else:
+        entries["duel_exploitability_compass"] = exact(None, 0)
+        entries["sides_exploitability_compass"] = exact(None, 0)
 
     for i, (name, agent) in enumerate(PLAY.items()):
         games = simulate_games(rules, agent, n_games, seed=task_seed(root, i))
@@ -168,6 +233,21 @@ def _main_entries(rules: Rules, g_duel: int, n_games: int, root) -> dict:
         entries[f"stall_rate_{name}"] = estimate(estimate_mean(stalled))
         entries[f"rounds_{name}"] = estimate(estimate_mean(games.rounds))
     return entries
+
+
+def _sides_exploitability(rules: Rules, capital: int):
+    """The largest full-compass exploitability of the own-directions two-against-two
+    solutions on :data:`COMPASS_BOARD` with ``capital`` a seat (``rules``' other knobs
+    kept)."""
+    board = COMPASS_BOARD
+    small = dataclasses.replace(rules, n_players=4, radius=board["radius"], capital=capital,
+                                bid_step=board["bid_step"])  # fmt: skip
+    gains, states = [], 0
+    for side in board["sides"]:
+        sol = solve_sides(small, side)
+        gains.append(float(compass_check(sol)["exploitability"]))
+        states += sol.values.size
+    return exact(max(gains), states)
 
 
 def _coalition_entries(rules: Rules, g_coal: int) -> dict:

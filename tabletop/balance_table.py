@@ -12,17 +12,23 @@ The cards are those :func:`tabletop.balance.compare_rules` sets side by side wit
 card cache (:func:`tabletop.balance.cached_balance`), so the table is rebuilt in
 seconds once the cards exist. Among a row's candidate fixes the one shown is the first
 (mildest) whose 95 % interval of the row's ``objective`` reaches the lowest value of
-all candidates.
+all candidates; when none brings the objective below the seed rules' value
+(:func:`improves`), a row with a ``no_fix`` cell shows that cell instead, which says so.
 
-A figure is written with its 95 % interval (``value [low, high]``) when it comes from
-Monte Carlo, and marked ``(exact)`` when it is exact. Field kinds:
+A figure is written with its 95 % interval and sample size (``value [low, high] (n =
+games)``) when it comes from Monte Carlo, and marked ``(exact)`` when it is exact; an
+exact 0 reads ``0 (exact)``. A simulated share that every game agrees on (0% or 100%)
+gets its Wilson interval (:func:`tabletop.stats.proportion_ci`), never an empty one.
+Field kinds:
 
 ======  ==================================================================
 pct     a share, in percent
 pp      a difference of shares, in signed percentage points
-num     a number, three significant digits (whole from 100 on)
+num     a number: two decimals (exact: whole from 100 on, three significant
+        digits below 1)
 signed  a signed number, three decimals
 turn    a whole number of turns or doublons; NaN reads "never"
+setting a whole number that sets up a computation (a bid grid): no mark
 ======  ==================================================================
 
 Examples
@@ -52,7 +58,7 @@ from tabletop.markdown import anchor, anchors
 logger = logging.getLogger(__name__)
 
 SEED = 0
-KINDS = ("pct", "pp", "num", "signed", "turn")
+KINDS = ("pct", "pp", "num", "signed", "turn", "setting")
 COLUMNS = ("Game", "First-mover or seat edge", "Draws or stalls", "Typical length",
            "Strongest exploit or degenerate strategy", "Best fix found")  # fmt: skip
 _FIELD = re.compile(r"\{(1-)?(base|fix|diff)\.(\w+)(?::(\w+))?\}")
@@ -79,19 +85,34 @@ def fact_card(game: str, rules) -> pd.DataFrame:
     return build_card(metrics, entries)
 
 
+def card_seed(knobs: Mapping):
+    """The seed of the card of ``Rules(**knobs)`` in the balance table: child 0 of
+    :data:`SEED` for the seed's rules (no knobs), child 1 for a variant, as
+    :func:`tabletop.balance.compare_rules` seeds them. A report that shows the same
+    simulation as a cell of the table calls the game's ``balance`` with this seed.
+
+    Examples
+    --------
+    >>> card_seed({}).spawn_key, card_seed({"min_bid": 1}).spawn_key
+    ((0,), (1,))
+    """
+    from tabletop.seeding import as_seed_sequence
+    from tabletop.sweep import task_seed
+
+    return task_seed(as_seed_sequence(SEED), 1 if knobs else 0)
+
+
 def seed_card(game: str, knobs: Mapping) -> pd.DataFrame:
     """The default card source: the card of ``Rules(**knobs)`` that
     ``compare_rules(game, knobs, seed=0, cache=True)`` uses (child 0 of the seed for
     the seed's rules, child 1 for a variant), with the row's facts appended."""
     from tabletop.balance import cached_balance
     from tabletop.games import get
-    from tabletop.seeding import as_seed_sequence
-    from tabletop.sweep import task_seed
 
     entry = get(game)
     rules = entry.rules_class()(**dict(knobs))
     options = dict(entry.index_row.options) if entry.index_row is not None else {}
-    child = task_seed(as_seed_sequence(SEED), 1 if knobs else 0)
+    child = card_seed(knobs)
     logger.info("balance card of %s %s (computed unless cached)", game, dict(knobs) or "seed rules")
     card = cached_balance(game, rules, seed=child, **options)
     facts = fact_card(game, rules)
@@ -114,7 +135,11 @@ def _number(x: float, kind: str, decimals: int | None = None) -> str:
         return f"{x:+.3f}"
     if kind == "turn":
         return f"{x:.0f}"
-    return f"{x:.0f}" if abs(x) >= 100 else f"{x:#.3g}"
+    if decimals is not None:
+        return f"{x:.{decimals}f}"
+    if abs(x) >= 100:
+        return f"{x:.0f}"
+    return f"{x:.2f}" if abs(x) >= 1 else f"{x:#.3g}"
 
 
 def _decimals(low: float, high: float) -> int:
@@ -123,34 +148,72 @@ def _decimals(low: float, high: float) -> int:
     return 1 if width >= 0.05 else 2
 
 
-def format_figure(value: float, low: float, high: float, method: str, n: int,
+def sample_text(n) -> str:
+    """The sample size behind a Monte Carlo figure: ``n`` games, or the two runs of a
+    difference.
+
+    Examples
+    --------
+    >>> sample_text(20000), sample_text((500, 500)), sample_text((400, 500))
+    ('n = 20,000', 'n = 500 each', 'n = 400 and 500')
+    """
+    if isinstance(n, tuple):
+        a, b = (int(k) for k in n)
+        return f"n = {a:,} each" if a == b else f"n = {a:,} and {b:,}"
+    return f"n = {int(n):,}"
+
+
+def format_figure(value: float, low: float, high: float, method: str, n,
                   kind: str) -> str:  # fmt: skip
     """One figure as text: exact ones marked ``(exact)``, Monte Carlo ones with their
-    95 % interval (see the module docstring for ``kind``).
+    95 % interval and sample size (see the module docstring for ``kind``).
+
+    ``n`` is the number of games (or draws) behind a Monte Carlo figure, or a pair of
+    them for the difference of two runs; for an exact ``turn`` figure that is NaN, the
+    turns searched. A Monte Carlo share whose games all agree (0% or 100%) gets its
+    Wilson interval, which is not empty; a mean whose games all agree says so.
 
     Examples
     --------
     >>> format_figure(0.275, 0.272, 0.278, "monte carlo", 100000, "pct")
-    '27.5% [27.2%, 27.8%]'
+    '27.5% [27.2%, 27.8%] (n = 100,000)'
     >>> format_figure(float("nan"), float("nan"), float("nan"), "exact", 200, "turn")
     'never (exact, 200 turns searched)'
     >>> format_figure(1.0, 1.0, 1.0, "monte carlo", 20000, "pct")
-    '100% [all 20,000 games alike]'
+    '100.00% [99.98%, 100.00%] (n = 20,000)'
+    >>> format_figure(0.0, 0.0, 0.0, "exact", 1, "signed")
+    '0 (exact)'
+    >>> format_figure(10.0, 9.98, 10.02, "monte carlo", 500, "num")
+    '10.00 [9.98, 10.02] (n = 500)'
     """
     if kind not in KINDS:
         raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")
+    if kind == "setting":
+        return f"{value:.0f}" if np.isfinite(value) else "n/a"
     if not np.isfinite(value):
         if kind == "turn" and method == "exact":
             return f"never (exact, {n:,} turns searched)" if n else "never (exact)"
         return "n/a"
     unit = " pp" if kind == "pp" else ""
     if method == "exact":
+        if value == 0:  # exactly 0 (often by symmetry): no sign, no decimals
+            return f"0{'%' if kind == 'pct' else ''}{unit} (exact)"
         return f"{_number(value, kind)}{unit} (exact)"
-    if low == high:  # every game gave the same figure
-        return f"{_number(value, kind)}{unit} [all {n:,} games alike]"
-    decimals = _decimals(low, high) if kind in ("pct", "pp") else None
+    size = sample_text(n)
+    if low == high and kind == "pct" and 0 <= value <= 1 and not isinstance(n, tuple) and n:
+        from tabletop.stats import proportion_ci  # every game agreed: Wilson's interval
+
+        low, high = proportion_ci(round(value * n), int(n))
+    elif low == high:  # every game gave the same figure
+        return f"{_number(value, kind)}{unit} in every game ({size})"
+    if kind in ("pct", "pp"):
+        decimals = _decimals(low, high)
+    elif kind == "num":
+        decimals = 2 if max(abs(value), abs(low), abs(high)) < 1000 else 0
+    else:
+        decimals = None
     return (f"{_number(value, kind, decimals)}{unit} [{_number(low, kind, decimals)}, "
-            f"{_number(high, kind, decimals)}]")  # fmt: skip
+            f"{_number(high, kind, decimals)}] ({size})")  # fmt: skip
 
 
 def knobs_text(knobs: Mapping) -> str:
@@ -187,7 +250,8 @@ def fill(text: str, base: pd.DataFrame, fix: pd.DataFrame | None = None,
         r = table.loc[metric]
         kind = kind or "num"
         if which == "diff":
-            value, low, high, n = r["difference"], r["low"], r["high"], 0
+            value, low, high = r["difference"], r["low"], r["high"]
+            n = (int(rows["fix"].loc[metric, "n"]), int(rows["base"].loc[metric, "n"]))
         else:
             value, low, high, n = r["value"], r["low"], r["high"], int(r["n"])
         if complement:
@@ -203,6 +267,14 @@ def fill(text: str, base: pd.DataFrame, fix: pd.DataFrame | None = None,
 
 
 # ---- the table ---------------------------------------------------------------------------
+
+
+def improves(objective: str, fix: pd.DataFrame, base: pd.DataFrame) -> bool:
+    """Whether ``fix`` brings ``objective`` below the seed rules' ``base``: for an exact
+    figure by more than the rounding tolerance, for a Monte Carlo one with the 95 %
+    interval of the difference below 0 (:func:`tabletop.balance.compare`)."""
+    row = compare(fix, base).set_index("metric").loc[objective]
+    return bool(row["significant"]) and float(row["difference"]) < 0
 
 
 def choose_fix(objective: str, cards: list[pd.DataFrame]) -> int:
@@ -251,7 +323,11 @@ def game_row(game: str, folder: str | os.PathLike, source: CardSource | None = N
     knobs = dict(spec.fixes[chosen]) if chosen is not None else None
     folder = Path(folder)
     row = {"Game": f"**{entry.title}**"}
-    for column, cell in zip(COLUMNS[1:], spec.cells(), strict=True):
+    cells = list(spec.cells())
+    if fix is not None and spec.no_fix is not None and not any(
+            improves(spec.objective, f, base) for f in fixes):  # fmt: skip
+        cells[-1] = spec.no_fix  # no knob tried brings the objective down
+    for column, cell in zip(COLUMNS[1:], cells, strict=True):
         needs_fix = "{knobs}" in cell.text or _NEEDS_FIX.search(cell.text)
         text = "none tried" if fix is None and needs_fix else fill(cell.text, base, fix, knobs)
         row[column] = text + _link(cell, folder)

@@ -104,6 +104,10 @@ class IndexRow:
         A caveat printed under the table (fields as in :class:`Cell`; ``""``: none).
     options : mapping
         ``balance`` options of the cards (default: the card's own sizes).
+    no_fix : Cell or None
+        The fix cell shown instead of ``fix`` when no setting of ``fixes`` brings
+        ``objective`` below the seed rules' value (its fields as in ``fix``, read
+        from the setting chosen as above); None: ``fix`` always.
     """
 
     edge: Cell
@@ -116,6 +120,7 @@ class IndexRow:
     facts: tuple[Fact, ...] = ()
     note: str = ""
     options: Mapping = field(default_factory=dict)
+    no_fix: Cell | None = None
 
     def cells(self) -> tuple[Cell, ...]:
         """The five cells, in table order."""
@@ -281,21 +286,28 @@ GAMES: dict[str, Game] = {
                      "alliances": "citadel.coalitions:alliance_analysis"},
             simulators={"game": "citadel.simulate:simulate_games"},
             small_rules={"radius": 1, "capital": 10, "bid_step": 5},
-            small_balance={"n_games": 2000, "duel_grid": 5, "coalition_grid": 10, "jobs": 1},
+            small_balance={"n_games": 2000, "duel_grid": 5, "coalition_grid": 10, "jobs": 1,
+                           "compass": False},
             other_rules={"radius": 2, "n_players": 3, "capital": 50, "payment": "winners",
                          "resolution": "basic", "bid_step": 5, "min_bid": 3, "max_rounds": 100},
             sample="citadel.simulate:sample_games",
             random_play="citadel.simulate:random_play",
             index_row=IndexRow(
-                edge=Cell("1 vs 1, solved on a bid grid, in P(win) - P(loss): the start is "
-                          "worth {base.duel_value_start:signed} to either seat, as the seats "
-                          "are mirror images; a one-row lead is worth "
-                          "{base.duel_value_lead:signed}",
+                edge=Cell("1 vs 1, solved exactly on a bid grid of {base.duel_grid:setting} "
+                          "points, in P(win) - P(loss): the start is worth "
+                          "{base.duel_value_start:signed} to either seat, as the seats are "
+                          "mirror images; a one-row lead is worth {base.duel_value_lead:signed}, "
+                          "against {base.duel_value_lead_coarse:signed} on a grid of "
+                          "{base.duel_coarse_grid:setting}: the values still move as the grid "
+                          "refines",
                           "citadel", "The whole two-player game"),
-                draws=Cell("games that stall to the round limit, honest (`straight`) "
-                           "players: {base.stall_rate_heuristic:pct}; games drawn, random "
-                           "players: {base.draw_rate_random:pct}",
-                           "citadel", "Honest heuristics, simulated"),
+                draws=Cell("1 vs 1 under optimal play (bid grid {base.duel_grid:setting}): the "
+                           "game is drawn from the start (it stalls for ever) with probability "
+                           "{base.duel_draw_start:pct}, and {fix.duel_draw_start:pct} with "
+                           "{knobs}; honest (`straight`) players stall to "
+                           "the round limit in {base.stall_rate_heuristic:pct} of games; random "
+                           "players draw {base.draw_rate_random:pct}",
+                           "citadel", "Stalling under optimal play, and what `min_bid` does"),
                 length=Cell("rounds with random players: {base.rounds_random:num}; with "
                             "`straight` players: {base.rounds_heuristic:num}",
                             "citadel", "Variants under random play"),
@@ -303,17 +315,30 @@ GAMES: dict[str, Game] = {
                              "pawn and nothing ends the game before the round limit; `straight` "
                              "games that stall: {base.stall_rate_heuristic:pct}",
                              "citadel", "Honest heuristics, simulated"),
-                fix=Cell("{knobs}: `straight` games that stall: "
-                         "{fix.stall_rate_heuristic:pct}; they end after "
-                         "{fix.rounds_heuristic:num} rounds, drawn: "
-                         "{fix.draw_rate_heuristic:pct}; random players draw "
+                fix=Cell("{knobs}: the solved 1 vs 1 game is drawn from the start with "
+                         "probability {fix.duel_draw_start:pct}, against "
+                         "{base.duel_draw_start:pct} under the seed rules; `straight` games "
+                         "that stall: {fix.stall_rate_heuristic:pct}; random players draw "
                          "{fix.draw_rate_random:pct}, a change of {diff.draw_rate_random:pp}",
-                         "citadel", "Variants under random play"),
+                         "citadel", "Stalling under optimal play, and what `min_bid` does"),
+                no_fix=Cell("no knob tried reduces draws under optimal play: with {knobs} "
+                            "the solved 1 vs 1 game is drawn from the start with probability "
+                            "{fix.duel_draw_start:pct}, against {base.duel_draw_start:pct} "
+                            "under the seed rules. Under it honest (`straight`) players' games "
+                            "stall to the round limit in {fix.stall_rate_heuristic:pct} and "
+                            "are drawn in {fix.draw_rate_heuristic:pct}; random players draw "
+                            "{fix.draw_rate_random:pct}, a change of {diff.draw_rate_random:pp}",
+                            "citadel", "Stalling under optimal play, and what `min_bid` does"),
                 fixes=({"min_bid": 1}, {"min_bid": 10}),
-                objective="stall_rate_heuristic",
+                objective="duel_draw_start",
                 note="The exact values are those of an abstraction (amounts on a bid grid, "
-                     "each side writing only its own directions) that the report shows "
-                     "exploitable by a side free to write any direction. Coalitions: any "
+                     "each side writing only its own directions), and a side free to write "
+                     "any of the eight directions exploits it: by "
+                     "{base.duel_exploitability_compass:num} against the 1 vs 1 solution of "
+                     "grid {base.duel_grid:setting}, and by up to "
+                     "{base.sides_exploitability_compass:num} against the two-against-two "
+                     "solutions on a small board (radius 1); exploitability adds both "
+                     "responders' gains, out of a payoff range of 2. Coalitions: any "
                      "three seats guarantee themselves {base.coalition_trio:num} against "
                      "the fourth, so no division of the win keeps every trio content "
                      "(least-core epsilon {base.least_core_epsilon:num}).",
@@ -394,20 +419,22 @@ GAMES: dict[str, Game] = {
             sample="commander.economy:sample_games",
             random_play="commander.economy:random_play",
             index_row=IndexRow(
-                edge=Cell("the first seat's share of finished 2-player economies is "
+                edge=Cell("2 players with the default strategy and the sample decks: the "
+                          "first seat's share of the finished economies is "
                           "{base.first_seat_edge:pp} above its fair share",
                           "commander", "The economy model"),
-                draws=Cell("{1-base.finished:pct} of economies are still unfinished at "
-                           "the round limit",
+                draws=Cell("{1-base.finished:pct} of those 2-player economies are still "
+                           "unfinished at the round limit",
                            "commander", "The economy model"),
-                length=Cell("{base.win_round:num} rounds (finished economies); turns to "
-                            "the fastest win with 4 doublons of income a turn: "
-                            "{base.fastest_win_income_4:turn}",
-                            "commander", "The race to the win threshold, exactly"),
+                length=Cell("{base.win_round:num} rounds (mean of the finished 2-player "
+                            "economies); turns to the fastest win with 4 doublons of income "
+                            "a turn: {base.fastest_win_income_4:turn}",
+                            "commander", "The economy model"),
                 exploit=Cell("the money loop: selling a gold at a band edge and buying it "
-                             "back next turn gains {base.money_loop_gain:turn} doublon(s); "
-                             "with no income at all the loop alone wins, at turn "
-                             "{base.loop_win_turn:turn}, an unbounded source of doublons",
+                             "back next turn gains doublons ({base.money_loop_gain:turn} a "
+                             "round trip); with no income at all, from the 2-player opening, "
+                             "the loop alone wins at turn {base.loop_win_turn:turn}: an "
+                             "unbounded source of doublons",
                              "commander", "The race to the win threshold, exactly"),
                 fix=Cell("{knobs}: a round trip gains {fix.money_loop_gain:turn} doublons; "
                          "turn of the win with no income: {fix.loop_win_turn:turn}; turns to "
@@ -421,10 +448,12 @@ GAMES: dict[str, Game] = {
                             "NaN: never within them)",
                             rules_args={"gold": "start_gold", "doublons": "start_doublons",
                                         "stock": "start_stock"},
-                            args={"income": 0, "horizon": 200}),),
+                            args={"income": 0, "horizon": 400}),),
                 note="The economy figures rest on the package's sample cards, invented "
                      "for testing (the rule text has no card list); the market and race "
-                     "figures need no cards.",
+                     "figures need no cards. The economy cells are the 2-player row of the "
+                     "report's table by player count: the same balance card, simulation "
+                     "and seed.",
             ),
         ),
     )

@@ -50,10 +50,12 @@ SUMMARY_HEADINGS = (
 MAX_FINDINGS = 6
 BALANCE_INTRO = (
     "Each game under its seed rules, from its balance card (`python -m <game> balance`): a "
-    "simulated figure is followed by its 95% interval in brackets, an exact one is marked "
-    "(exact). The fix is the knob setting, among those tried, that brings the exploit down "
-    "most (the mildest one when several do), compared with the seed rules as "
-    "`python -m <game> compare` does. § links to the report section behind each cell."
+    "simulated figure is followed by its 95% interval in brackets and its sample size n "
+    "(the games simulated; for a difference, the games of each of its two runs), an exact "
+    "one is marked (exact). The fix is the knob setting, among those tried, that brings "
+    "the exploit down most (the mildest one when several do), compared with the seed "
+    "rules as `python -m <game> compare` does; when none brings it down, the cell says so. "
+    "§ links to the report section behind each cell."
 )
 GLOSSARY_INTRO = (
     "The technical terms of the reports, in plain words (`tabletop/glossary.md`)."

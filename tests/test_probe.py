@@ -568,7 +568,8 @@ def _api() -> dict[str, Entry]:
         "citadel.balance": Entry(
             {"rules": _rules_optional(C), "n_games": Int(2, None, 50), "seed": SEED,
              "duel_grid": Int(1, None, 3), "coalition_grid": Int(1, None, 3),
-             "jobs": Int(1, None, 1)}, pd.DataFrame, lambda r, a: _check_card(r), slow=True),
+             "jobs": Int(1, None, 1), "compass": BOOL, "compass_capital": Int(1, None, 3)},
+            pd.DataFrame, lambda r, a: _check_card(r), slow=True),
         "citadel.check_sides": Entry(
             {"sol": Fixed(lambda d: _citadel_sides(), "x", 3, None)}, citadel.SidesCheck,
             lambda r, a: _in_unit(r.p_draw) and r.exploitability < 1e-6),

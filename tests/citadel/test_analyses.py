@@ -7,14 +7,17 @@ import pandas as pd
 import pytest
 
 from citadel import Rules, alliance_analysis, balance, simulate_games, solve_duel_game
-from citadel.analyses import COALITION_METRICS, grid_for
+from citadel.analyses import COALITION_METRICS, COMPASS_BOARD, grid_for
+from citadel.sides import compass_check, solve_sides
+from citadel.stalling import stall_odds
+from citadel.whole_game import check_solution
 from tabletop.balance import Z
 from tabletop.stats import estimate_mean
 from tabletop.sweep import task_seed
 from tests.conftest import Z_TOL
 
 RULES = Rules(radius=1, capital=10, bid_step=5)
-SIZES = {"n_games": 2000, "duel_grid": 5, "coalition_grid": 10, "jobs": 1}
+SIZES = {"n_games": 2000, "duel_grid": 5, "coalition_grid": 10, "jobs": 1, "compass": False}
 SEED = 5
 
 
@@ -30,8 +33,15 @@ def test_grids(card):
 
 def test_exact_rows_equal_the_solvers(card):
     duel = solve_duel_game(dataclasses.replace(RULES, n_players=2, bid_step=5))
+    coarse = solve_duel_game(dataclasses.replace(RULES, n_players=2, bid_step=10))
+    assert card.loc["duel_grid", "value"] == 5 and card.loc["duel_coarse_grid", "value"] == 10
     assert card.loc["duel_value_start", "value"] == duel.value()
     assert card.loc["duel_value_lead", "value"] == duel.value(1)
+    assert card.loc["duel_value_lead_coarse", "value"] == coarse.value(1)
+    assert card.loc["duel_draw_start", "value"] == stall_odds(duel).draw
+    # quick cards leave the abstraction's exploitability out
+    assert card.loc[["duel_exploitability_compass", "sides_exploitability_compass"],
+                    "value"].isna().all()
     res = alliance_analysis(dataclasses.replace(RULES, n_players=4, bid_step=10))
     values = res.values["value"]
     assert card.loc["coalition_neighbours", "value"] == values["NE"]
@@ -39,6 +49,22 @@ def test_exact_rows_equal_the_solvers(card):
     assert card.loc["coalition_trio", "value"] == values["NES"]
     assert card.loc["least_core_epsilon", "value"] == res.least_core.epsilon
     assert card.loc["core_empty", "value"] == float(res.least_core.core_is_empty)
+
+
+def test_compass_rows_equal_the_checks():
+    """The abstraction's exploitability: the duel's solution against responders with all
+    eight directions, and the two-sides solutions on the small board."""
+    card = balance(RULES, seed=SEED, **{**SIZES, "n_games": 200, "compass": True,
+                                        "compass_capital": 5}).set_index("metric")
+    duel = solve_duel_game(dataclasses.replace(RULES, n_players=2, bid_step=5))
+    assert card.loc["duel_exploitability_compass", "value"] == \
+        check_solution(duel, "all", progress=False).exploitability
+    small = dataclasses.replace(RULES, n_players=4, radius=1, capital=5, bid_step=5)
+    gains = [float(compass_check(solve_sides(small, side))["exploitability"])
+             for side in COMPASS_BOARD["sides"]]
+    assert card.loc["sides_exploitability_compass", "value"] == max(gains)
+    assert max(gains) > 0.1  # the own-directions abstraction is exploitable there
+    assert "capital 5 a seat" in card.loc["sides_exploitability_compass", "meaning"]
 
 
 def test_monte_carlo_rows_equal_the_simulator_with_the_same_seed(card):

@@ -59,3 +59,28 @@ def test_bad_input():
         balance({"win_gold": 6})
     with pytest.raises(ValueError, match="max_rounds must be >= 1, got 0"):
         balance(RULES, max_rounds=0)
+
+
+def test_the_report_shows_the_index_card():
+    """The index's Master & Commander row reads the seed rules' card; the report's table
+    by player count holds the same card's figures in its 2-player row (same simulation,
+    seed and size), so the two cannot disagree."""
+    import re
+    from pathlib import Path
+
+    from tabletop.balance_table import card_seed
+    from tabletop.games import get
+
+    # seed_card reads balance(Rules(), seed=card_seed({}), **options): the default size
+    assert dict(get("commander").index_row.options) == {}
+    row = balance(Rules(), seed=card_seed({})).set_index("metric")
+    text = (Path(__file__).resolve().parents[2] / "reports" / "commander.md").read_text()
+    line = next(t for t in text.splitlines()  # the table by player count, 2 players
+                if re.match(r"\|\s*2\s*\|\s*10\s*\|\s*spanish, ghost\s*\|", t))
+    r = row.loc["finished"]
+    assert f"{100 * r['value']:.1f}% [{100 * r['low']:.1f}%, {100 * r['high']:.1f}%]" in line
+    e = row.loc["first_seat_edge"]
+    assert f"{100 * e['value']:+.1f} [{100 * e['low']:+.1f}, {100 * e['high']:+.1f}]" in line
+    w = row.loc["win_round"]
+    assert f"{w['value']:.2f} [{w['low']:.2f}, {w['high']:.2f}]" in line
+    assert f"{int(row.loc['finished', 'n']):,}" in line

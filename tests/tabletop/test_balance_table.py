@@ -9,12 +9,14 @@ import pytest
 from tabletop.balance import Metric, build_card, compare_rules, estimate, exact
 from tabletop.balance_table import (
     COLUMNS,
+    KINDS,
     balance_table,
     choose_fix,
     fact_card,
     fill,
     format_figure,
     game_row,
+    improves,
     seed_card,
 )
 from tabletop.games import GAMES, Cell, get
@@ -49,20 +51,44 @@ def fake_source(game: str, knobs) -> "pd.DataFrame":  # noqa: F821
     [
         ((0.4947, 0.4947, 0.4947, "exact", 1600, "pct"), "49.47% (exact)"),
         ((1.0, 1.0, 1.0, "exact", 36, "pct"), "100% (exact)"),
-        ((0.0422, 0.0371, 0.0472, "monte carlo", 50000, "pp"), "+4.2 pp [+3.7, +4.7]"),
-        ((-0.0006, -0.0009, -0.0003, "monte carlo", 10**6, "pp"), "-0.06 pp [-0.09, -0.03]"),
-        ((17.8, 17.7, 17.9, "monte carlo", 100, "num"), "17.8 [17.7, 17.9]"),
+        ((0.0422, 0.0371, 0.0472, "monte carlo", 50000, "pp"),
+         "+4.2 pp [+3.7, +4.7] (n = 50,000)"),
+        ((-0.0006, -0.0009, -0.0003, "monte carlo", 10**6, "pp"),
+         "-0.06 pp [-0.09, -0.03] (n = 1,000,000)"),
+        ((-0.188, -0.191, -0.184, "monte carlo", (100000, 100000), "pp"),
+         "-18.8 pp [-19.1, -18.4] (n = 100,000 each)"),
+        ((17.8, 17.7, 17.9, "monte carlo", 100, "num"), "17.80 [17.70, 17.90] (n = 100)"),
         ((0.0569, 0.0569, 0.0569, "exact", 1, "signed"), "+0.057 (exact)"),
-        ((10.0, 9.98, 10.02, "monte carlo", 100, "num"), "10.0 [9.98, 10.0]"),
+        ((0.0, 0.0, 0.0, "exact", 1, "signed"), "0 (exact)"),
+        ((-0.0, -0.0, -0.0, "exact", 1, "pp"), "0 pp (exact)"),
+        ((0.0, 0.0, 0.0, "exact", 1, "pct"), "0% (exact)"),
+        ((10.0, 9.98, 10.02, "monte carlo", 100, "num"), "10.00 [9.98, 10.02] (n = 100)"),
         ((0.25, 0.25, 0.25, "exact", 1, "num"), "0.250 (exact)"),
+        ((1.0, 1.0, 1.0, "exact", 1, "num"), "1.00 (exact)"),
         ((9.0, 9.0, 9.0, "exact", 60, "turn"), "9 (exact)"),
+        ((5.0, 5.0, 5.0, "exact", 0, "setting"), "5"),
         ((math.nan, math.nan, math.nan, "exact", 0, "turn"), "never (exact)"),
+        ((math.nan, math.nan, math.nan, "exact", 400, "turn"), "never (exact, 400 turns searched)"),
         ((math.nan, math.nan, math.nan, "monte carlo", 0, "num"), "n/a"),
-        ((200.0, 200.0, 200.0, "monte carlo", 20000, "num"), "200 [all 20,000 games alike]"),
+        ((200.0, 200.0, 200.0, "monte carlo", 20000, "num"), "200 in every game (n = 20,000)"),
+        # every game agreed on a share: Wilson's interval, never an empty one
+        ((1.0, 1.0, 1.0, "monte carlo", 20000, "pct"), "100.00% [99.98%, 100.00%] (n = 20,000)"),
+        ((0.0, 0.0, 0.0, "monte carlo", 20000, "pct"), "0.00% [0.00%, 0.02%] (n = 20,000)"),
     ],
 )  # fmt: skip
 def test_format_figure(args, expected):
     assert format_figure(*args) == expected
+
+
+@pytest.mark.parametrize("k", [0, 3, 20000])
+def test_a_unanimous_share_gets_the_wilson_interval(k):
+    from tabletop.stats import proportion_ci
+
+    n = 20000
+    low, high = proportion_ci(k, n)
+    text = format_figure(k / n, k / n, k / n, "monte carlo", n, "pct")
+    assert text == f"{100 * k / n:.2f}% [{100 * low:.2f}%, {100 * high:.2f}%] (n = 20,000)"
+    assert low < high
 
 
 def test_format_figure_checks_its_kind():
@@ -75,8 +101,9 @@ def test_fill_reads_both_cards_their_difference_and_the_knobs():
     assert fill("{base.p:pct} then {fix.p:pct} ({diff.p:pp}); {1-base.p:pct}", base, fix,
                 {"min_bid": 1}) == "50% (exact) then 25% (exact) (-25.00 pp (exact)); 50% (exact)"
     text = fill("{base.r} rounds, {knobs}", base, fix, {"sale_price": "after"})
-    assert text == '2.00 [0.868, 3.13] rounds, `sale_price = "after"`'
-    assert fill("{diff.r:num}", base, fix) == "-1.00 [-2.13, 0.132]"
+    assert text == '2.00 [0.87, 3.13] (n = 3) rounds, `sale_price = "after"`'
+    assert fill("{diff.r:num}", base, fix) == "-1.00 [-2.13, 0.13] (n = 3 each)"
+    assert fill("{1-base.r:num}", base) == "-1.00 [-2.13, 0.13] (n = 3)"
     with pytest.raises(ValueError, match="no metric 'q'"):
         fill("{base.q}", base)
     with pytest.raises(ValueError, match="needs the fix's card"):
@@ -102,10 +129,11 @@ def test_every_index_row_reads_existing_metrics():
         assert spec is not None, game.name
         names = {m.name for m in game.metrics} | {f.name for f in spec.facts}
         assert spec.objective in names
-        for text in [c.text for c in spec.cells()] + [spec.note]:
+        extra = [spec.no_fix.text] if spec.no_fix is not None else []
+        for text in [c.text for c in spec.cells()] + [spec.note, *extra]:
             for metric, kind in FIELD.findall(text):
                 assert metric in names, (game.name, metric)
-                assert kind in ("", "pct", "pp", "num", "signed", "turn")
+                assert kind in ("", *KINDS)
         cls = game.rules_class()
         for knobs in spec.fixes:
             assert cls(**knobs) != cls()  # a fix changes the rules
@@ -196,3 +224,33 @@ def test_committed_index_links_exist():
         assert path.is_file(), target
         if fragment:
             assert fragment in anchors(path.read_text()), target
+
+
+def test_a_row_whose_fixes_do_not_help_says_so(tmp_path):
+    """Citadel's fixes are judged on the solved duel's draws: when no knob brings them
+    below the seed rules' value the row shows its ``no_fix`` cell, else its ``fix`` cell."""
+    spec = get("citadel").index_row
+    assert spec.no_fix is not None and spec.objective == "duel_draw_start"
+
+    def source(better):
+        def cards(game, knobs):
+            card = fake_source(game, knobs).set_index("metric")
+            value = 0.5 if not knobs else (0.25 if better else 1.0)
+            card.loc[spec.objective, ["value", "low", "high"]] = value
+            return card.reset_index()
+        return cards
+
+    helped = game_row("citadel", tmp_path, source(True))["Best fix found"]
+    stuck = game_row("citadel", tmp_path, source(False))["Best fix found"]
+    assert helped.startswith("`min_bid = 1`: the solved 1 vs 1 game is drawn")
+    assert stuck.startswith("no knob tried reduces draws under optimal play: with `min_bid = 1`")
+    assert "100% (exact), against 50% (exact)" in stuck
+
+
+def test_improves_needs_a_significant_drop():
+    base = card(0.5, [1.0, 2.0, 3.0])
+    assert improves("p", card(0.25, [1.0, 2.0, 3.0]), base)
+    assert not improves("p", card(0.5, [1.0, 2.0, 3.0]), base)
+    assert not improves("p", card(0.75, [1.0, 2.0, 3.0]), base)
+    assert not improves("r", card(0.5, [1.5, 2.0, 2.5]), base)  # within noise
+    assert improves("r", card(0.5, [0.0] * 50 + [0.1] * 50), base)

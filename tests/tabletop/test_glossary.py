@@ -37,6 +37,11 @@ KNOWN_TERMS = (
     "fair share", "expected total", "policy", "forced win", "two-sided check", "value",
     "mirror image", "draw", "stall", "state", "knob", "variant", "seed rules", "seat edge",
     "balance card", "percentage points", "bluff", "information set", "sequence",
+    "Markov decision process", "Bellman equations", "Markov chain", "value iteration",
+    "Shapley's value iteration", "matrix game", "characteristic function", "beam search",
+    "pure profiles", "turn plans", "turn", "round", "shared corner",
+    "diplomats", "attachments", "lair", "pillage", "conquest bonus", "independents",
+    "seven seas", "fixed point", "numba kernels",
 )  # fmt: skip
 
 
