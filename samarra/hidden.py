@@ -90,6 +90,12 @@ class HiddenSolution:
     behaviour : tuple of two float64 arrays
         Per side and sequence, the probability of its last action at its information
         set (1.0 for the empty sequence).
+
+    Examples
+    --------
+    >>> sol = solve_hidden(Rules(length=3), 1)
+    >>> sol.bounds[0] <= sol.value <= sol.bounds[1], sol.n_leaves <= sol.n_states
+    (True, True)
     """
 
     rules: Rules

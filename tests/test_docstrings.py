@@ -1,7 +1,8 @@
 """Every public function and class has a numpydoc docstring with its sections.
 
 A function needs ``Parameters`` (when it takes any), ``Returns`` (or ``Yields``) and
-``Examples``; a class needs ``Attributes`` and ``Examples``. Constants (``AGENTS``,
+``Examples``; a class needs ``Attributes`` (or, for a rules dataclass whose fields are
+its constructor's arguments, ``Parameters``) and ``Examples``. Constants (``AGENTS``,
 ``DIRECTIONS``, ``HUMAN_POLICIES``) carry no docstring of their own and are skipped.
 The examples themselves run as doctests (``--doctest-modules``).
 """
@@ -14,12 +15,70 @@ import pytest
 
 PACKAGES = ("tabletop", "panache", "citadel", "samarra", "commander")
 
-# Exported names, written "package.name", that still lack a section. This set may only
-# shrink: document a name, then delete it here (test_to_document_is_exact fails until
-# you do). Never add a name to it; a new public name is documented when it is written.
+# Exported names, written "package.name", that still lack a section (each defined in a
+# module that was being changed elsewhere when this test was written). This set may
+# only shrink: document a name, then delete it here (test_to_document_is_exact fails
+# until you do). Never add a name to it; a new public name is documented when written.
 TO_DOCUMENT = frozenset(
     {
-        # filled in below by the list of names still missing sections
+        "citadel.AllianceAnalysis",
+        "citadel.DuelCheck",
+        "citadel.DuelGameSolution",
+        "citadel.EmpiricalGame",
+        "citadel.GameSamples",
+        "citadel.Resolution",
+        "citadel.SidesCheck",
+        "citadel.SidesSolution",
+        "citadel.StallOdds",
+        "citadel.alliance_analysis",
+        "citadel.check_sides",
+        "citadel.check_solution",
+        "citadel.coalition_values",
+        "citadel.empirical_game",
+        "citadel.exploitability",
+        "citadel.regret_matching",
+        "citadel.seat_balance",
+        "commander.EconomyResult",
+        "commander.RaceResult",
+        "commander.economy_curves",
+        "commander.seat_advantage",
+        "commander.simulate_economy",
+        "commander.strategy_wins",
+        "commander.win_turns",
+        "panache.Clause",
+        "panache.CommittedDuel",
+        "panache.DecisionList",
+        "panache.PlayerSheet",
+        "panache.RuleSearch",
+        "panache.ThreeSolution",
+        "panache.duel_spread",
+        "panache.player_sheet",
+        "panache.rule_of_thumb",
+        "panache.solve_three",
+        "samarra.Action",
+        "samarra.DeterminizingAgent",
+        "samarra.Game",
+        "samarra.GameResult",
+        "samarra.GreedyAgent",
+        "samarra.ISMCTSAgent",
+        "samarra.RandomAgent",
+        "samarra.SetupGame",
+        "samarra.Table",
+        "samarra.Value",
+        "samarra.View",
+        "samarra.apply_action",
+        "samarra.determinizations",
+        "samarra.format_position",
+        "samarra.legal_actions",
+        "samarra.n_states",
+        "samarra.parse_position",
+        "samarra.play_game",
+        "samarra.play_games",
+        "samarra.setup_values",
+        "samarra.setups",
+        "samarra.start_position",
+        "samarra.tie_break",
+        "samarra.tournament",
     }
 )
 
@@ -35,7 +94,9 @@ def _missing(obj):
     """The sections ``obj``'s docstring should have but lacks (sorted)."""
     have = _sections(obj)
     if inspect.isclass(obj):
-        need = {"Attributes", "Examples"}
+        need = {"Examples"}
+        if "Parameters" not in have:
+            need.add("Attributes")
     else:
         need = {"Examples"}
         if "Yields" not in have:
@@ -60,9 +121,10 @@ def _exported():
 EXPORTED = _exported()
 
 
-@pytest.mark.parametrize(
-    ("name", "obj"), [(n, o) for n, o in EXPORTED if n not in TO_DOCUMENT], ids=lambda x: x if isinstance(x, str) else ""
-)
+_CHECKED = [(n, o) for n, o in EXPORTED if n not in TO_DOCUMENT]
+
+
+@pytest.mark.parametrize(("name", "obj"), _CHECKED, ids=[n for n, _ in _CHECKED])
 def test_public_docstring_has_sections(name, obj):
     assert _missing(obj) == [], f"{name} ({obj.__module__}) lacks numpydoc sections {_missing(obj)}"
 
@@ -103,3 +165,19 @@ def test_checker_sees_missing_sections():
 
     assert _missing(documented) == []
     assert _missing(bare) == ["Examples", "Parameters", "Returns"]
+
+
+# Names renamed to the vocabulary of README.md ("Names and signatures"): the earlier name
+# stays importable and is the same object. (new module path, new name, old name)
+RENAMED = [
+    ("samarra.horizon", "HorizonSolution", "HorizonGame"),
+]
+
+
+@pytest.mark.parametrize(("module", "new", "old"), RENAMED)
+def test_renamed_alias_is_the_same_object(module, new, old):
+    mod = importlib.import_module(module)
+    package = importlib.import_module(module.partition(".")[0])
+    assert getattr(mod, old) is getattr(mod, new)
+    if old in package.__all__:
+        assert getattr(package, old) is getattr(mod, new)
