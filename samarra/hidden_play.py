@@ -267,8 +267,10 @@ class AgentExploitability:
     --------
     >>> from samarra import RandomAgent, Rules, solve_hidden
     >>> m = agent_exploitability(solve_hidden(Rules(length=3), 1), RandomAgent())
-    >>> m.exploitability == (m.white - m.black) / 2, m.black <= m.value <= m.white
-    (True, True)
+    >>> m.exploitability == (m.white - m.black) / 2
+    True
+    >>> bool(m.black <= m.value + 1e-9 and m.value <= m.white + 1e-9)  # v_B <= value <= v_W
+    True
     """
 
     value: float

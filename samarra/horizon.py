@@ -273,10 +273,10 @@ class HorizonSolution:
 
     Examples
     --------
-    >>> game = solve_horizon(Rules(length=3), max_horizon=2)
-    >>> game.payoff.shape == (3, len(game.setups), len(game.setups))
+    >>> game = solve_horizon(Rules(length=3), max_horizon=1)
+    >>> game.payoff.shape == (2, len(game.setups), len(game.setups))
     True
-    >>> game.matrix(2).shape == (len(game.setups), len(game.setups))
+    >>> game.matrix(1).shape == (len(game.setups), len(game.setups))
     True
     """
 
