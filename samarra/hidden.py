@@ -94,7 +94,8 @@ class HiddenSolution:
     Examples
     --------
     >>> sol = solve_hidden(Rules(length=3), 1)
-    >>> sol.bounds[0] <= sol.value <= sol.bounds[1], sol.n_leaves <= sol.n_states
+    >>> v_b, v_w = sol.bounds
+    >>> bool(v_b - 1e-9 <= sol.value <= v_w + 1e-9), sol.n_leaves <= sol.n_states
     (True, True)
     """
 
