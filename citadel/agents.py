@@ -114,6 +114,17 @@ def _random(state, seat, rules, rng):
 def agent(name: str):
     """The heuristic ``name`` (one of :data:`AGENTS`) as a callable for ``play_game``.
 
+    Parameters
+    ----------
+    name : str
+        One of :data:`AGENTS` (see the module docstring).
+
+    Returns
+    -------
+    callable
+        ``act(state, seat, rules, last, rng) -> (amount, direction)``, named ``name``;
+        only ``"random"`` draws from ``rng``.
+
     Examples
     --------
     >>> from citadel.game import initial_state

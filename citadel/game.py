@@ -35,6 +35,15 @@ class GameState:
     the field. Whether the state fits a game's rules (pawn on the board, one capital
     per seat) is checked by :func:`check_state`.
 
+    Attributes
+    ----------
+    pawn : tuple of int
+        The pawn's cell ``(x, y)``; ``(0, 0)`` is the centre.
+    capitals : tuple of int
+        Each seat's remaining capital.
+    round : int
+        Rounds played so far.
+
     Examples
     --------
     >>> GameState((0, 1), (10, 7.5))
@@ -65,6 +74,14 @@ class GameState:
 
 def initial_state(rules: Rules) -> GameState:
     """The pawn at (0, 0), every seat with ``rules.capital``, round 0.
+
+    Parameters
+    ----------
+    rules : Rules
+
+    Returns
+    -------
+    GameState
 
     Examples
     --------
@@ -144,6 +161,20 @@ def play_round(state: GameState, orders, rules: Rules) -> RoundResult:
     The state is checked against the rules first (:func:`check_state`): a pawn off
     the board, a capital per seat missing or the round limit reached is a ValueError.
 
+    Parameters
+    ----------
+    state : GameState
+        The state before the round.
+    orders : sequence of (int, str)
+        One ``(amount, direction)`` per seat, each amount within its capital.
+    rules : Rules
+
+    Returns
+    -------
+    RoundResult
+        ``state`` (the state after the round), ``resolution`` (the pawn's move and the
+        payments) and ``scores`` (None while the game goes on).
+
     Examples
     --------
     >>> rules = Rules(n_players=2, radius=1)
@@ -178,7 +209,26 @@ Agent = Callable[[GameState, int, Rules, tuple | None, np.random.Generator], tup
 
 @dataclass(frozen=True)
 class GameRecord:
-    """A finished game: scores, rounds played, final state, and every round's orders."""
+    """A finished game: scores, rounds played, final state, and every round's orders.
+
+    Attributes
+    ----------
+    scores : tuple of float
+        Each seat's score.
+    rounds : int
+        Rounds played.
+    final : GameState
+        The state at the end.
+    orders : tuple
+        Per round, each seat's ``(amount, direction)``.
+
+    Examples
+    --------
+    >>> from citadel.agents import agent
+    >>> rec = play_game(Rules(n_players=2), [agent("straight")] * 2, seed=0)
+    >>> rec.rounds == len(rec.orders) == rec.final.round
+    True
+    """
 
     scores: tuple[float, ...]
     rounds: int

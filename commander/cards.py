@@ -56,7 +56,20 @@ DECK_COLUMNS = ("deck", "card_id", "copies")
 
 
 class CardDataError(ValueError):
-    """Malformed card or deck data; ``problems`` lists ``(file, row, field, message)``."""
+    """Malformed card or deck data; ``problems`` lists ``(file, row, field, message)``.
+
+    Attributes
+    ----------
+    problems : list of tuple
+        ``(file, row, field, message)`` for every problem found (all of them, not the
+        first only).
+
+    Examples
+    --------
+    >>> err = CardDataError([("decks.csv", 3, "copies", "value missing")])
+    >>> isinstance(err, ValueError), err.problems[0][2]
+    (True, 'copies')
+    """
 
     def __init__(self, problems: list[tuple[str, int, str, str]]):
         self.problems = list(problems)
@@ -131,6 +144,12 @@ class CardSet:
         One row per card, index ``id``, the columns of :data:`CARD_COLUMNS`.
     source : str
         The file it came from.
+
+    Examples
+    --------
+    >>> cards = load_cards()
+    >>> bool(cards.of_type("character")["type"].eq("character").all())
+    True
     """
 
     cards: pd.DataFrame
@@ -226,7 +245,20 @@ def load_cards(path: str | os.PathLike | None = None, rules: Rules | None = None
 
 @dataclass(frozen=True)
 class Deck:
-    """A deck: its name and ``(card id, copies)`` pairs, in file order."""
+    """A deck: its name and ``(card id, copies)`` pairs, in file order.
+
+    Attributes
+    ----------
+    name : str
+    entries : tuple of (str, int)
+        ``(card id, copies >= 1)`` pairs.
+
+    Examples
+    --------
+    >>> deck = load_decks()["spanish_sample"]
+    >>> deck.counts(load_cards())["copies"].tolist() == [n for _, n in deck.entries]
+    True
+    """
 
     name: str
     entries: tuple[tuple[str, int], ...]
@@ -260,6 +292,23 @@ def load_decks(
 
     Every ``card_id`` must be in ``cards`` (default: the sample card set) and every
     ``copies`` an int >= 1.
+
+    Parameters
+    ----------
+    path : path-like, optional
+        A CSV file with the columns of ``DECK_COLUMNS`` (default: the sample decks).
+    cards : CardSet, optional
+        The cards the decks refer to (default: :func:`load_cards`).
+
+    Returns
+    -------
+    dict of str to Deck
+        By deck name.
+
+    Raises
+    ------
+    CardDataError
+        Listing every problem; nothing is loaded.
 
     Examples
     --------

@@ -61,6 +61,12 @@ class BattleResult:
         Indices of engaged attackers the defender may capture (tactical only).
     bankruptcy : int
         Doublons the attacker pays the bank (economic only).
+
+    Examples
+    --------
+    >>> r = battle("tactical", [4], [1], 1)
+    >>> r.winner, r.difference, r.attacker - r.defender
+    ('attacker', 2, 2)
     """
 
     attacker: int
@@ -95,6 +101,11 @@ def battle(
     attacker_commands : sequence of int, optional
         Command of each engaged attacker (tactical: who may be captured).
     rules : Rules, optional
+        Default ``Rules()``.
+
+    Returns
+    -------
+    BattleResult
 
     Examples
     --------
@@ -126,6 +137,17 @@ def battle(
 def explores(conquests: Sequence[int], rules: Rules | None = None) -> bool:
     """Whether tapping characters of these conquests explores (total > threshold).
 
+    Parameters
+    ----------
+    conquests : sequence of int
+        Conquest of each tapped character.
+    rules : Rules, optional
+        Default ``Rules()``; its ``explore_threshold`` is the threshold.
+
+    Returns
+    -------
+    bool
+
     Examples
     --------
     >>> explores([3, 2]), explores([3, 3])
@@ -144,6 +166,19 @@ def referendum(
     ``votes_for`` lists the votes of each active character voting for, the launching
     character first; with ``launched`` it gets ``launcher_bonus`` extra votes. A
     character's votes are never split.
+
+    Parameters
+    ----------
+    votes_for, votes_against : sequence of int
+        Votes of each character voting for (the launcher first) and against.
+    rules : Rules, optional
+        Default ``Rules()``.
+    launched : bool
+        Whether the first voter for launched the referendum (default True).
+
+    Returns
+    -------
+    bool
 
     Examples
     --------
@@ -166,6 +201,15 @@ def referendum(
 
 def rally(challenger_bid: int, controller_bid: int) -> str:
     """Who keeps a named character after a rally: ``"challenger"`` only on a higher bid.
+
+    Parameters
+    ----------
+    challenger_bid, controller_bid : int
+        The two bids (>= 0).
+
+    Returns
+    -------
+    {"challenger", "controller"}
 
     Examples
     --------
@@ -207,6 +251,14 @@ class BattleOdds:
         Economic: expected doublons the attacker pays.
     margin : pandas.Series
         Law of ``attacker - defender`` strength (index ``margin``).
+
+    Examples
+    --------
+    >>> odds = battle_odds("tactical", [1, 2, 3], 2, [1, 2], 1, target_value=1)
+    >>> round(float(odds.margin.sum()), 12)
+    1.0
+    >>> abs(odds.p_attacker - float(odds.margin[odds.margin.index > 0].sum())) < 1e-12
+    True
     """
 
     p_attacker: float
@@ -243,6 +295,12 @@ def battle_odds(
         As in :func:`battle`.
     attacker_commands : sequence of int, optional
         Command of each attacker pool card (default all 0: always capturable).
+    rules : Rules, optional
+        Default ``Rules()``.
+
+    Returns
+    -------
+    BattleOdds
 
     Examples
     --------
@@ -304,6 +362,21 @@ def referendum_odds(
     ``n_for`` characters drawn without replacement from ``for_pool`` (votes of each
     card) vote for, with ``launcher_bonus`` added when ``launched``; ``n_against``
     drawn from ``against_pool`` vote against. Passes on strictly more for.
+
+    Parameters
+    ----------
+    for_pool, against_pool : sequence of int
+        Votes of every card of each pool.
+    n_for, n_against : int
+        Voters drawn from each pool (``n_for >= 1`` when ``launched``).
+    rules : Rules, optional
+        Default ``Rules()``.
+    launched : bool
+        Whether the first voter for launched the referendum (default True).
+
+    Returns
+    -------
+    float
 
     Examples
     --------

@@ -24,7 +24,24 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Violation:
-    """One broken construction rule: a short key and a sentence with the numbers."""
+    """One broken construction rule: a short key and a sentence with the numbers.
+
+    Attributes
+    ----------
+    rule : str
+        ``"one_lair"``, ``"min_crew"``, ``"crew_majority"``, ``"min_territories"`` or
+        ``"min_adventure"``.
+    message : str
+        What the deck holds and what the rule needs.
+
+    Examples
+    --------
+    >>> from commander.cards import load_cards, load_decks
+    >>> cards = load_cards()
+    >>> v = validate_deck(load_decks(cards=cards)["broken_example"], cards)[0]
+    >>> v.rule, "needs at least" in v.message
+    ('min_crew', True)
+    """
 
     rule: str
     message: str
@@ -32,6 +49,18 @@ class Violation:
 
 def deck_summary(deck: Deck, cards: CardSet) -> pd.Series:
     """Card counts of a deck by part: lairs, crew, crew of the lair's faction, ...
+
+    Parameters
+    ----------
+    deck : Deck
+    cards : CardSet
+        The cards the deck refers to.
+
+    Returns
+    -------
+    pandas.Series
+        Named after the deck: ``lairs``, ``crew``, ``crew_of_faction`` (0 unless the deck
+        holds exactly one lair), ``independents``, ``territories`` and ``adventure``.
 
     Examples
     --------
@@ -65,6 +94,20 @@ def deck_summary(deck: Deck, cards: CardSet) -> pd.Series:
 
 def validate_deck(deck: Deck, cards: CardSet, rules: Rules | None = None) -> list[Violation]:
     """Every construction rule ``deck`` breaks (an empty list for a legal deck).
+
+    Parameters
+    ----------
+    deck : Deck
+    cards : CardSet
+        The cards the deck refers to.
+    rules : Rules, optional
+        Default ``Rules()``: its ``min_crew``, ``min_territories``, ``min_adventure`` and
+        ``majority_counts_independents``.
+
+    Returns
+    -------
+    list of Violation
+        In the order one lair, crew size, crew majority, territories, adventure.
 
     Examples
     --------

@@ -37,6 +37,19 @@ def _rate(rules: Rules, stock: int) -> int:
 def buy_steps(rules: Rules, stock: int, k: int) -> tuple[int, ...]:
     """Price of each gold of a purchase of ``k`` gold from ``stock``, in order.
 
+    Parameters
+    ----------
+    rules : Rules
+    stock : int
+        Gold the Company holds (>= 0).
+    k : int
+        Gold bought (0..``rules.max_gold_per_transaction``, at most ``stock``).
+
+    Returns
+    -------
+    tuple of int
+        One price per gold, the first bought first.
+
     Examples
     --------
     >>> buy_steps(Rules(), 10, 3)   # docs/rules.md: 2 + 3 + 3
@@ -53,6 +66,19 @@ def buy_steps(rules: Rules, stock: int, k: int) -> tuple[int, ...]:
 
 def sell_steps(rules: Rules, stock: int, k: int) -> tuple[int, ...]:
     """Payment for each gold of a sale of ``k`` gold into ``stock``, in order.
+
+    Parameters
+    ----------
+    rules : Rules
+    stock : int
+        Gold the Company holds before the sale (>= 0).
+    k : int
+        Gold sold (0..``rules.max_gold_per_transaction``).
+
+    Returns
+    -------
+    tuple of int
+        One payment per gold, the first sold first.
 
     Examples
     --------
@@ -71,6 +97,19 @@ def sell_steps(rules: Rules, stock: int, k: int) -> tuple[int, ...]:
 def buy_price(rules: Rules, stock: int, k: int) -> int:
     """Doublons paid to buy ``k`` gold from a stock of ``stock``.
 
+    Parameters
+    ----------
+    rules : Rules
+    stock : int
+        Gold the Company holds (>= 0).
+    k : int
+        Gold bought (0..``rules.max_gold_per_transaction``, at most ``stock``).
+
+    Returns
+    -------
+    int
+        The sum of :func:`buy_steps`.
+
     Examples
     --------
     >>> buy_price(Rules(), 10, 3)
@@ -82,6 +121,19 @@ def buy_price(rules: Rules, stock: int, k: int) -> int:
 
 def sell_price(rules: Rules, stock: int, k: int) -> int:
     """Doublons received for selling ``k`` gold into a stock of ``stock``.
+
+    Parameters
+    ----------
+    rules : Rules
+    stock : int
+        Gold the Company holds before the sale (>= 0).
+    k : int
+        Gold sold (0..``rules.max_gold_per_transaction``).
+
+    Returns
+    -------
+    int
+        The sum of :func:`sell_steps`.
 
     Examples
     --------
@@ -97,6 +149,20 @@ def legal_transactions(rules: Rules, gold: int, doublons: int, stock: int) -> li
 
     A buy of ``k`` needs ``k <= stock`` and ``buy_price <= doublons``; a sale of ``k``
     needs ``k <= gold``.
+
+    Parameters
+    ----------
+    rules : Rules
+    gold, doublons : int
+        What the player holds (>= 0).
+    stock : int
+        Gold the Company holds (>= 0).
+
+    Returns
+    -------
+    list of int
+        ``-min(cap, gold)..-1``, 0, then the affordable buys ``1..``; ``cap`` is
+        ``rules.max_gold_per_transaction``.
 
     Examples
     --------
@@ -120,6 +186,21 @@ def transact(rules: Rules, gold: int, doublons: int, stock: int, k: int) -> tupl
     """Apply the signed transaction ``k``; return ``(gold, doublons, stock)`` after it.
 
     Raises ValueError when ``k`` is not legal (see :func:`legal_transactions`).
+
+    Parameters
+    ----------
+    rules : Rules
+    gold, doublons : int
+        What the player holds.
+    stock : int
+        Gold the Company holds.
+    k : int
+        Gold bought (> 0), sold (< 0) or 0 (pass).
+
+    Returns
+    -------
+    tuple of int
+        ``(gold, doublons, stock)`` after the transaction.
 
     Examples
     --------
@@ -253,6 +334,17 @@ def round_trips(rules: Rules, max_stock: int | None = None) -> pd.Series:
     and the purchase back to ``stock``: gain ``sell_price(s, 1) - buy_price(s + 1, 1)``.
     Under ``sale_price="before"`` this is ``rate(s) - rate(s + 1)``, positive at the
     top of a band; under ``"after"`` it is always 0.
+
+    Parameters
+    ----------
+    rules : Rules
+    max_stock : int, optional
+        Largest stock tabulated (default ``rules.total_gold``).
+
+    Returns
+    -------
+    pandas.Series
+        ``round_trip_gain`` indexed by ``stock`` 0..``max_stock``.
 
     Examples
     --------

@@ -54,6 +54,24 @@ class Agent:
     """How one seat plays. Build with :meth:`random`, :meth:`heuristic`, :meth:`duel`
     or :meth:`three`.
 
+    Attributes
+    ----------
+    kind : {"random", "heuristic", "duel", "three"}
+        Which player (see the module docstring).
+    target : {"leader", "weakest", "random"}
+        Whom a heuristic attacks.
+    min_level : int
+        Smallest attack level a heuristic attacks at (1..7; 7: never).
+    counter : bool
+        Whether a heuristic counter-attacks when it may.
+    mp : {"never", "ahead", "always"}
+        When a heuristic announces a Master Panache.
+    turn_policy : str
+        A heuristic's turn-roll policy: a :func:`panache.solve_turn` utility name or a
+        key of :data:`panache.HUMAN_POLICIES`.
+    label : str or None
+        A name for tables instead of the generated :attr:`name`.
+
     Examples
     --------
     >>> Agent.heuristic(target="weakest", mp="ahead").name

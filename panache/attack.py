@@ -153,6 +153,15 @@ class ExchangeResult:
         Probability ``q`` that one attempt fails.
     counters : tuple of bool
         Whether the target, and the attacker, counter when they may.
+
+    Examples
+    --------
+    >>> from panache import Rules, exchange
+    >>> res = exchange(Rules(), 3)
+    >>> round(res.p_target_hit + res.p_attacker_hit + res.p_nothing, 12)
+    1.0
+    >>> res.p_more_attempts_than(1) == res.p_fail
+    True
     """
 
     level: int

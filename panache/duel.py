@@ -91,6 +91,14 @@ class DuelSolution:
     round1 : pandas.DataFrame
         Indexed by the first player's points after round 1: the second player's
         winning chance after its best round-1 answer (``second_player_win``).
+
+    Examples
+    --------
+    >>> sol = solve_duel(Rules(start_points=6, n_dice=3))
+    >>> sol.win.index.name, sol.win.columns.name
+    ('my_points', 'opponent_points')
+    >>> bool(sol.win.to_numpy().min() >= 0 and sol.win.to_numpy().max() <= 1)
+    True
     """
 
     rules: Rules

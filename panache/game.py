@@ -68,6 +68,15 @@ class GameResults:
         succeeded, and ``out_by_mp_failed``, an announcer whose attempt failed).
     agents : tuple of Agent
         The agent of each seat.
+
+    Examples
+    --------
+    >>> from panache import Agent, Rules, simulate_games
+    >>> res = simulate_games(Rules(), [Agent.heuristic(), Agent.random()], 200, seed=1)
+    >>> res.winners.shape, res.elimination_order.shape
+    ((200,), (200, 2))
+    >>> bool((res.elimination_order[:, -1] == res.winners).all())
+    True
     """
 
     winners: np.ndarray
@@ -365,6 +374,26 @@ def simulate_games(
     ``progress``, default: when stderr is a terminal; Ctrl-C between batches); the
     batches do not change the games.
 
+    Parameters
+    ----------
+    rules : Rules
+    agents : sequence of Agent
+        One per seat, at least two.
+    n_games : int
+        Games to play (>= 1).
+    seed : None, int, SeedSequence or Generator
+    chunk_size : int
+        Games per parallel chunk (part of what the seed reproduces).
+    allow_large : bool
+        Simulate even when the results exceed the memory available.
+    progress : bool, optional
+        Show a progress bar (default: when stderr is a terminal).
+
+    Returns
+    -------
+    GameResults
+        The winner, the order of elimination and the statistics of every game.
+
     Examples
     --------
     >>> from panache import Agent, Rules
@@ -416,6 +445,30 @@ def tournament(rules: Rules, agents, n_games: int, seed=None, *, allow_large: bo
     and 95% Wilson interval, and its win rate from each seat. Agents that share a
     name are told apart by their place in ``agents``: ``"random #1"``, ``"random #2"``.
     ``allow_large`` and ``progress`` are those of :func:`simulate_games`.
+
+    Parameters
+    ----------
+    rules : Rules
+    agents : sequence of Agent
+        At least two; every rotation of them is played.
+    n_games : int
+        Games per rotation (>= 1).
+    seed : None, int, SeedSequence or Generator
+    allow_large, progress : bool
+        As for :func:`simulate_games`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by ``agent``: ``games``, ``wins``, ``win_rate``, ``ci_low``, ``ci_high``
+        and ``seat_0``, ``seat_1``... (the win rate from each seat).
+
+    Examples
+    --------
+    >>> from panache import Agent, Rules
+    >>> t = tournament(Rules(), [Agent.heuristic(), Agent.random()], 200, seed=1)
+    >>> t["games"].tolist(), int(t["wins"].sum())
+    ([400, 400], 400)
     """
     import pandas as pd
 

@@ -31,6 +31,15 @@ if TYPE_CHECKING:
 def mp_success(rules: Rules) -> float:
     """Probability that a Master Panache attempt ends on a total of 0, played optimally.
 
+    Parameters
+    ----------
+    rules : Rules
+
+    Returns
+    -------
+    float
+        The value of :func:`panache.solve_turn` for the utility ``"zero"``.
+
     Examples
     --------
     >>> round(mp_success(Rules()), 4)
@@ -43,6 +52,22 @@ def mp_outcome(rules: Rules, stake: int, points: int, success: bool) -> tuple[in
     """Points lost by (announcer, target) after a Master Panache at ``stake``.
 
     Raises ValueError when the stake is illegal for a player with ``points`` points.
+
+    Parameters
+    ----------
+    rules : Rules
+    stake : int
+        The stake announced (even, >= 2, within the rules' ceiling for ``points``).
+    points : int
+        The announcer's points.
+    success : bool
+        Whether the attempt ended on a total of 0.
+
+    Returns
+    -------
+    tuple of int
+        Points lost by the announcer and by the target: ``(0, stake)`` on a success,
+        ``(stake // 2, 0)`` on a failure.
 
     Examples
     --------
@@ -87,6 +112,16 @@ def mp_stakes(rules: Rules, points: int, target_points: int, *,
     ``points`` and no ``mp_stake_cap``) is refused with a ``MemoryError`` before any
     work, unless ``allow_large=True`` (see :func:`stakes_size`).
 
+    Parameters
+    ----------
+    rules : Rules
+    points : int
+        The announcer's points (>= 1).
+    target_points : int
+        The target's points (>= 1).
+    allow_large : bool
+        List the stakes even when the table exceeds the memory available.
+
     Returns
     -------
     pandas.DataFrame
@@ -94,6 +129,14 @@ def mp_stakes(rules: Rules, points: int, target_points: int, *,
         points difference), ``expected_target_loss`` and ``expected_own_loss``
         (capped at the points each has), ``expected_capped_swing`` (their
         difference), ``p_target_eliminated`` and ``p_self_eliminated``.
+
+    Examples
+    --------
+    >>> t = mp_stakes(Rules(), 3, 10)
+    >>> t.index.tolist()
+    [2, 4, 6]
+    >>> bool(t.loc[6, "p_self_eliminated"] == 1 - mp_success(Rules()))
+    True
     """
     import pandas as pd
 

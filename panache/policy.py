@@ -61,6 +61,13 @@ class TurnPolicy:
     A policy is immutable: ``kept`` is a read-only array and the attributes cannot be
     set. ``==`` holds when the dice, the name and every decision are the same.
 
+    Attributes
+    ----------
+    n_dice : int
+    kept : numpy.ndarray of int
+        Read-only, as passed.
+    name : str
+
     Examples
     --------
     >>> from panache import Rules, human_policy
@@ -170,6 +177,25 @@ def tabulate_policy(n_dice: int, choose: Callable, name: str | None = None) -> T
     The callable receives two tuples of faces (pips 1..6, highest first) and returns
     the faces to set aside. It is called once per (set-aside, roll) pair.
 
+    Parameters
+    ----------
+    n_dice : int
+        Dice in a turn roll (1..8).
+    choose : callable or TurnPolicy
+        ``choose(set_aside, rolled) -> faces``; a TurnPolicy is returned as it is.
+    name : str, optional
+        The policy's label (default: the callable's ``__name__``).
+
+    Returns
+    -------
+    TurnPolicy
+
+    Examples
+    --------
+    >>> p = tabulate_policy(2, lambda set_aside, rolled: rolled[:1], name="first")
+    >>> p.name, p.choose((), (6, 2)), p.choose((6,), (3,))
+    ('first', (6,), (3,))
+
     Raises
     ------
     ValueError
@@ -226,6 +252,17 @@ def human_policy(rules: Rules, name: str) -> TurnPolicy:
     """A named rule of thumb (see ``HUMAN_POLICIES``) as a :class:`TurnPolicy`.
 
     "Best" means highest value under ``rules.face_values`` (the higher face on ties).
+
+    Parameters
+    ----------
+    rules : Rules
+    name : str
+        A key of ``HUMAN_POLICIES``.
+
+    Returns
+    -------
+    TurnPolicy
+        For ``rules.n_dice`` dice, labelled ``name``.
 
     Examples
     --------

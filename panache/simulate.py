@@ -177,7 +177,32 @@ def simulate_attacks(
     allow_large: bool = False, progress: bool | None = None,
 ) -> np.ndarray:  # fmt: skip
     """Damage of ``n`` attacks at ``level`` (no counter-attacks): ``int64`` array.
-    ``allow_large`` and ``progress`` as for :func:`simulate_turns`."""
+    ``allow_large`` and ``progress`` as for :func:`simulate_turns`.
+
+    Parameters
+    ----------
+    rules : Rules
+    level : int
+        Attack level (1..6): the face the attacker counts.
+    n : int
+        Number of attacks.
+    seed : None, int, SeedSequence or Generator
+    chunk_size : int
+        Samples per parallel chunk (part of what the seed reproduces).
+    allow_large, progress : bool
+        As for :func:`simulate_turns`.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``int64`` damage of each attack, shape ``(n,)``: ``level`` times the hits.
+
+    Examples
+    --------
+    >>> d = simulate_attacks(Rules(), 3, 1000, seed=1)
+    >>> d.shape, bool((d % 3 == 0).all() and d.max() <= 15)
+    ((1000,), True)
+    """
     rules = Rules.check(rules, default=False)
     level = check_level(level)
     n = check_count("n", n)
@@ -192,6 +217,22 @@ class ExchangeSamples:
 
     Built anew by each call: its arrays and pandas objects are the caller's own and may be
     written. ``==`` compares values (arrays entry by entry, NaN equal to NaN).
+
+    Attributes
+    ----------
+    target_damage, attacker_damage : numpy.ndarray of int
+        Points lost by the target and by the attacker in each exchange (one of the two
+        is 0).
+    attempts : numpy.ndarray of int
+        Attack rolls in each exchange (the attack and every counter).
+
+    Examples
+    --------
+    >>> s = simulate_exchanges(Rules(), 3, 1000, seed=1)
+    >>> bool(((s.target_damage == 0) | (s.attacker_damage == 0)).all())
+    True
+    >>> int(s.attempts.min())
+    1
     """
 
     target_damage: np.ndarray
@@ -213,7 +254,33 @@ def simulate_exchanges(
     progress: bool | None = None,
 ) -> ExchangeSamples:
     """``n`` attack / counter-attack exchanges at ``level`` (see :func:`panache.exchange`).
-    ``allow_large`` and ``progress`` as for :func:`simulate_turns`."""
+    ``allow_large`` and ``progress`` as for :func:`simulate_turns`.
+
+    Parameters
+    ----------
+    rules : Rules
+    level : int
+        Attack level (1..6).
+    n : int
+        Number of exchanges.
+    counter : {"always", "never", "target_only"} or (bool, bool)
+        Who counters, as for :func:`panache.exchange`.
+    seed : None, int, SeedSequence or Generator
+    chunk_size : int
+        Samples per parallel chunk (part of what the seed reproduces).
+    allow_large, progress : bool
+        As for :func:`simulate_turns`.
+
+    Returns
+    -------
+    ExchangeSamples
+
+    Examples
+    --------
+    >>> s = simulate_exchanges(Rules(), 3, 1000, counter="never", seed=1)
+    >>> int(s.attempts.max()), int(s.attacker_damage.sum())
+    (1, 0)
+    """
     rules = Rules.check(rules, default=False)
     level = check_level(level)
     n = check_count("n", n)
@@ -236,7 +303,32 @@ def simulate_mp_attempts(
     allow_large: bool = False, progress: bool | None = None,
 ) -> np.ndarray:  # fmt: skip
     """Success (bool) of ``n`` Master Panache attempts played to maximise P(total = 0).
-    ``allow_large`` and ``progress`` as for :func:`simulate_turns`."""
+    ``allow_large`` and ``progress`` as for :func:`simulate_turns`.
+
+    Parameters
+    ----------
+    rules : Rules
+    n : int
+        Number of attempts.
+    seed : None, int, SeedSequence or Generator
+    chunk_size : int
+        Samples per parallel chunk (part of what the seed reproduces).
+    allow_large, progress : bool
+        As for :func:`simulate_turns`.
+
+    Returns
+    -------
+    numpy.ndarray of bool
+        Shape ``(n,)``: whether each attempt ended on a total of 0.
+
+    Examples
+    --------
+    >>> from panache import mp_success
+    >>> ok = simulate_mp_attempts(Rules(), 2000, seed=1)
+    >>> p = mp_success(Rules())
+    >>> bool(abs(ok.mean() - p) < 5 * (p * (1 - p) / ok.size) ** 0.5)
+    True
+    """
     rules = Rules.check(rules, default=False)
     policy = solve_turn(rules, "zero").policy
     totals, _ = _simulate_turns(rules, policy, n, seed, chunk_size, allow_large, progress,

@@ -122,6 +122,15 @@ def turn_tables(rules: Rules) -> TurnTables:
 def reachable_totals(rules: Rules) -> np.ndarray:
     """Every total a turn roll can end on, lowest first.
 
+    Parameters
+    ----------
+    rules : Rules
+
+    Returns
+    -------
+    numpy.ndarray of int
+        The totals, a copy the caller may write.
+
     Examples
     --------
     >>> reachable_totals(Rules()).tolist() == list(range(-20, 6))
@@ -145,6 +154,26 @@ def utility_vector(rules: Rules, utility) -> np.ndarray:
     ``utility`` is a name (``"ev"``: the total; ``"zero"``: 1 if the total is 0;
     ``"positive"``: 1 if it is > 0; ``"at_least:k"``: 1 if it is >= k), an array over
     :func:`reachable_totals`, or a callable of one total.
+
+    Parameters
+    ----------
+    rules : Rules
+    utility : str, array_like or callable
+        As above; every value must be finite.
+
+    Returns
+    -------
+    numpy.ndarray of float
+        One value per reachable total.
+
+    Examples
+    --------
+    >>> from panache import Rules
+    >>> u = utility_vector(Rules(), "at_least:4")
+    >>> u.size, float(u.sum())
+    (26, 2.0)
+    >>> bool((utility_vector(Rules(), lambda t: 2 * t) == 2 * reachable_totals(Rules())).all())
+    True
     """
     rules = Rules.check(rules, default=False)
     totals = reachable_totals(rules)
@@ -193,6 +222,15 @@ class TurnDistribution:
         Expected number of dice thrown.
     expected_rolls : float
         Expected number of rolls.
+
+    Examples
+    --------
+    >>> from panache import Rules, evaluate_policy, solve_turn
+    >>> rules = Rules()
+    >>> sol = solve_turn(rules)
+    >>> d = evaluate_policy(rules, sol.policy)
+    >>> round(float(d.distribution.sum()), 12), abs(d.expect(rules, "ev") - sol.value) < 1e-12
+    (1.0, True)
     """
 
     distribution: pd.Series
@@ -229,6 +267,13 @@ class TurnSolution:
         Expected number of dice thrown under the optimal policy.
     utility : pandas.Series
         The utility of each reachable total.
+
+    Examples
+    --------
+    >>> from panache import Rules, solve_turn
+    >>> sol = solve_turn(Rules(), "positive")
+    >>> abs(sol.value - float((sol.distribution * sol.utility).sum())) < 1e-12
+    True
     """
 
     value: float

@@ -90,6 +90,13 @@ class HiddenSolution:
     behaviour : tuple of two float64 arrays
         Per side and sequence, the probability of its last action at its information
         set (1.0 for the empty sequence).
+
+    Examples
+    --------
+    >>> sol = solve_hidden(Rules(length=3), 1)
+    >>> v_b, v_w = sol.bounds
+    >>> bool(v_b - 1e-9 <= sol.value <= v_w + 1e-9), sol.n_leaves <= sol.n_states
+    (True, True)
     """
 
     rules: Rules

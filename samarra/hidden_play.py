@@ -55,6 +55,18 @@ if TYPE_CHECKING:
 def is_bluff(position: Position, action: Action) -> bool:
     """Whether ``action`` in ``position`` is a bluff (see the module docstring).
 
+    Parameters
+    ----------
+    position : Position
+    action : Action
+        An action of the side to move.
+
+    Returns
+    -------
+    bool
+        True for a move of the mover's own figure, still hidden and not its servant,
+        to a cell with fewer rows to go to the enemy city.
+
     Examples
     --------
     >>> from samarra import Rules, start_position
@@ -112,6 +124,11 @@ def _starts(form: SequenceForm):
 
 def equilibrium_play(solution: HiddenSolution) -> pd.DataFrame:
     """Per side, how often the equilibrium uses the powers and bluffs.
+
+    Parameters
+    ----------
+    solution : HiddenSolution
+        A solved hidden-information game (:func:`samarra.solve_hidden`).
 
     Returns
     -------
@@ -245,6 +262,15 @@ class AgentExploitability:
         ``(white - black) / 2``.
     self_play : float
         Black's expected payoff when the agent plays both sides.
+
+    Examples
+    --------
+    >>> from samarra import RandomAgent, Rules, solve_hidden
+    >>> m = agent_exploitability(solve_hidden(Rules(length=3), 1), RandomAgent())
+    >>> m.exploitability == (m.white - m.black) / 2
+    True
+    >>> bool(m.black <= m.value + 1e-9 and m.value <= m.white + 1e-9)  # v_B <= value <= v_W
+    True
     """
 
     value: float
@@ -268,6 +294,12 @@ def agent_exploitability(solution: HiddenSolution, agent, seed=None,
     samples : int
         Calls of ``choose`` per information set for such an agent (default 1: one
         seeded draw, a pure strategy).
+
+    Returns
+    -------
+    AgentExploitability
+        The game's value, the agent's guarantees as Black and as White, its
+        exploitability and its self-play payoff.
 
     Examples
     --------

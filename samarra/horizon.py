@@ -116,6 +116,24 @@ def horizon_values(table: Table, positions, max_horizon: int, *, allow_large: bo
     the memory available is refused before any work (``MemoryError``) unless
     ``allow_large=True``.
 
+    Parameters
+    ----------
+    table : Table
+        The perfect-information table (:func:`samarra.solve`).
+    positions : sequence of Position
+        At least one, of games not over.
+    max_horizon : int
+        Largest number of actions left (>= 0).
+    allow_large : bool
+        Go ahead when the arrays exceed the memory available.
+    progress : bool, optional
+        Show a progress bar (default: when stderr is a terminal).
+
+    Returns
+    -------
+    numpy.ndarray of int8
+        Shape ``(max_horizon + 1, len(positions))``, as above.
+
     Examples
     --------
     >>> from samarra import start_position
@@ -233,8 +251,11 @@ def _induction(table: Table, targets: np.ndarray, max_horizon: int, progress) ->
 
 
 @dataclass(frozen=True, eq=False)
-class HorizonGame:
+class HorizonSolution:
     """The setup game of the adjudicated game, for every horizon 0..``max_horizon``.
+
+    What :func:`solve_horizon` returns. ``HorizonGame``, its earlier name, stays
+    importable as an alias of this class.
 
     Built anew by each call: its arrays and pandas objects are the caller's own and may be
     written. ``==`` compares values (arrays entry by entry, NaN equal to NaN).
@@ -249,6 +270,14 @@ class HorizonGame:
     summary : pandas.DataFrame
         Indexed by ``horizon``: the setup game's value to Black (LP), its value to the
         first mover, and the shares of setup pairs Black wins, draws and loses.
+
+    Examples
+    --------
+    >>> game = solve_horizon(Rules(length=3), max_horizon=1)
+    >>> game.payoff.shape == (2, len(game.setups), len(game.setups))
+    True
+    >>> game.matrix(1).shape == (len(game.setups), len(game.setups))
+    True
     """
 
     rules: Rules
@@ -272,9 +301,13 @@ class HorizonGame:
         return pd.DataFrame(self.payoff[h], index, pd.Index(self.setups, name="white setup"))
 
 
+#: The earlier name of :class:`HorizonSolution` (``samarra.HorizonGame``), kept importable.
+HorizonGame = HorizonSolution
+
+
 def solve_horizon(rules: Rules | None = None, max_horizon: int = 60, table: Table | None = None,
                   *, allow_large: bool = False, progress: bool | None = None,
-                  **solve_options) -> HorizonGame:  # fmt: skip
+                  **solve_options) -> HorizonSolution:  # fmt: skip
     """Solve the adjudicated game's setup game for every horizon up to ``max_horizon``.
 
     Parameters
@@ -290,6 +323,12 @@ def solve_horizon(rules: Rules | None = None, max_horizon: int = 60, table: Tabl
         with a ``MemoryError`` before any work; see :func:`horizon_size`).
     progress : bool, optional
         Show a progress bar (default: when stderr is a terminal).
+    **solve_options
+        Passed to :func:`samarra.solve` when ``table`` is not given.
+
+    Returns
+    -------
+    HorizonSolution
 
     Examples
     --------
@@ -333,4 +372,4 @@ def solve_horizon(rules: Rules | None = None, max_horizon: int = 60, table: Tabl
                          "white wins": np.mean(flat < 0)})  # fmt: skip
             bar.update(1)
     summary = pd.DataFrame(rows, index=pd.RangeIndex(max_horizon + 1, name="horizon"))
-    return HorizonGame(rules, payoff, names, summary)
+    return HorizonSolution(rules, payoff, names, summary)

@@ -25,6 +25,20 @@ KNOBS = ("width", "length", "adjacency", "auto_death", "win_on_arrival_only", "a
 def compare_variants(variants: dict[str, Rules], **solve_options) -> pd.DataFrame:
     """One row per named rules set; see the module docstring.
 
+    Parameters
+    ----------
+    variants : dict of str to Rules
+        Named rules sets (non-empty), each solvable by :func:`samarra.solve`.
+    **solve_options
+        Passed to :func:`samarra.solve`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by ``variant``: the knobs, the number of states, the shares of states
+        won and drawn, the setup game's value to the first mover and the shares of
+        setup pairs the first mover wins, draws and loses.
+
     Examples
     --------
     >>> table = compare_variants({"3x3": Rules(length=3)})

@@ -119,6 +119,14 @@ class LeastCore:
     excess : pandas.Series
         ``v(S) - sum of the allocation over S`` for every proper coalition, largest
         first (the coalitions that most want to leave).
+
+    Examples
+    --------
+    >>> v = {c: float(len(c) >= 2) for n in (1, 2, 3)
+    ...      for c in itertools.combinations("AB", n)}
+    >>> res = least_core(v, "AB")
+    >>> round(float(res.allocation.sum()), 9), res.core_is_empty
+    (1.0, False)
     """
 
     epsilon: float
@@ -135,6 +143,18 @@ class LeastCore:
 def least_core(v: Mapping, players) -> LeastCore:
     """The least core: minimise eps subject to ``x(S) >= v(S) - eps`` for every proper
     coalition S and ``x(N) = v(N)``.
+
+    Parameters
+    ----------
+    v : mapping
+        Coalition (iterable of players) -> value, for every non-empty coalition.
+    players : sequence
+        The players, in the order of the allocation.
+
+    Returns
+    -------
+    LeastCore
+        ``epsilon``, one allocation in the least core and every proper coalition's excess.
 
     Examples
     --------

@@ -209,7 +209,29 @@ def atomic_write_bytes(path: str | os.PathLike, data: bytes, *, tidy: bool = Tru
 
 
 def atomic_write_text(path: str | os.PathLike, text: str, *, tidy: bool = True) -> Path:
-    """Write ``text`` (UTF-8) to ``path`` atomically; see :func:`atomic_write_bytes`."""
+    """Write ``text`` (UTF-8) to ``path`` atomically; see :func:`atomic_write_bytes`.
+
+    Parameters
+    ----------
+    path : path-like
+        Destination file.
+    text : str
+        Complete new content, written as UTF-8.
+    tidy : bool
+        First remove the stale temporaries of the destination's folder.
+
+    Returns
+    -------
+    pathlib.Path
+        The destination.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "c.txt"
+    >>> atomic_write_text(p, "h\u00e9").read_bytes()
+    b'h\xc3\xa9'
+    """
     check_path("path", path)
     if not isinstance(text, str):
         raise TypeError(f"text must be str, got {type(text).__name__}")

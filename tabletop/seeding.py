@@ -120,6 +120,24 @@ def as_generator(seed: SeedLike = None) -> np.random.Generator:
     """A :class:`numpy.random.Generator` (PCG64) from any ``seed=`` argument.
 
     A Generator passed in is returned as it is, so callers share its stream.
+
+    Parameters
+    ----------
+    seed : None, int, SeedSequence or Generator
+        As for :func:`as_seed_sequence`.
+
+    Returns
+    -------
+    numpy.random.Generator
+        ``seed`` itself when it is a Generator, else a new PCG64 generator.
+
+    Examples
+    --------
+    >>> int(as_generator(0).integers(10**6)) == int(as_generator(0).integers(10**6))
+    True
+    >>> g = as_generator(1)
+    >>> as_generator(g) is g
+    True
     """
     if isinstance(seed, np.random.Generator):
         return seed

@@ -26,6 +26,14 @@ class MonteCarloEstimate:
         Standard error of the mean.
     n : int
         Number of samples.
+
+    Examples
+    --------
+    >>> est = MonteCarloEstimate(mean=0.5, stderr=0.1, n=100)
+    >>> est.z_score(0.3)
+    2.0
+    >>> [round(float(x), 4) for x in est.ci(0.95)]
+    [0.304, 0.696]
     """
 
     mean: float
@@ -54,6 +62,16 @@ class MonteCarloEstimate:
 def estimate_mean(samples) -> MonteCarloEstimate:
     """Mean and standard error of ``samples`` (1-D, at least two values).
 
+    Parameters
+    ----------
+    samples : array_like of float, 1-D
+        At least two finite values (booleans count as 0 and 1).
+
+    Returns
+    -------
+    MonteCarloEstimate
+        The sample mean, its standard error (``std(ddof=1) / sqrt(n)``) and ``n``.
+
     Examples
     --------
     >>> estimate_mean([0.0, 1.0, 0.0, 1.0]).mean
@@ -74,7 +92,26 @@ def estimate_mean(samples) -> MonteCarloEstimate:
 
 
 def estimate_proportion(successes: int, n: int) -> MonteCarloEstimate:
-    """A proportion ``successes / n`` with its binomial standard error."""
+    """A proportion ``successes / n`` with its binomial standard error.
+
+    Parameters
+    ----------
+    successes : int
+        Number of successes, ``0 <= successes <= n``.
+    n : int
+        Number of trials (>= 1).
+
+    Returns
+    -------
+    MonteCarloEstimate
+        ``p = successes / n``, its standard error ``sqrt(p (1 - p) / n)`` and ``n``.
+
+    Examples
+    --------
+    >>> est = estimate_proportion(25, 100)
+    >>> est.mean, round(est.stderr, 6)
+    (0.25, 0.043301)
+    """
     from tabletop.validate import check_int
 
     successes, n = check_int("successes", successes, 0), check_int("n", n, 1)
@@ -123,6 +160,13 @@ def chi_square_test(observed, expected_probs, min_expected: float = 5.0) -> floa
     -------
     float
         The p-value (1.0 when a single cell remains after pooling).
+
+    Examples
+    --------
+    >>> chi_square_test([50, 50], [0.5, 0.5])
+    1.0
+    >>> chi_square_test([3, 0], [0.0, 1.0])
+    0.0
     """
     from scipy import stats
 

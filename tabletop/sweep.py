@@ -133,6 +133,14 @@ class SweepResult:
         Tasks read back from the store rather than computed.
     fixed : dict
         The arguments passed to every task.
+
+    Examples
+    --------
+    >>> def square(x, seed):
+    ...     return {"y": x * x}
+    >>> res = sweep(square, {"x": [1, 2, 3]}, seed=0, jobs=1)
+    >>> res.ok, res.n_tasks, res.check()["y"].tolist()
+    (True, 3, [1, 4, 9])
     """
 
     frame: pd.DataFrame
