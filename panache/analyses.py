@@ -9,7 +9,7 @@ variants line up (``python -m panache compare``).
 from __future__ import annotations
 
 import dataclasses
-import math
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -20,8 +20,8 @@ from panache.master import mp_success
 from panache.policy import HUMAN_POLICIES, human_policy
 from panache.rules import Rules
 from panache.turn import evaluate_policy, solve_turn
-from tabletop.balance import Metric, build_card, estimate, exact, normal
-from tabletop.seeding import as_seed_sequence, check_count
+from tabletop.balance import Entry, Metric, build_card, estimate, exact, normal
+from tabletop.seeding import as_generator, as_seed_sequence, check_count
 from tabletop.stats import estimate_mean, estimate_proportion
 from tabletop.sweep import task_seed
 
@@ -36,8 +36,12 @@ def _seat_metrics() -> tuple[Metric, ...]:
                        "players (Agent.heuristic() on every seat; seat 0 starts)")
             out.append(Metric(f"seat_{s}_share_{k}p", "monte carlo", "probability", meaning))
         out.append(Metric(f"seat_spread_{k}p", "monte carlo", "probability",
-                          f"largest minus smallest seat share with {k} players (interval: "
-                          "that pair's difference, delta method)"))  # fmt: skip
+                          f"how far the seat furthest from its fair share 1/{k} lies from it, "
+                          f"with {k} rule-of-thumb players: max over seats of |share - 1/{k}|; "
+                          "interval: 95% bounds on the true largest distance, from every "
+                          "seat's interval widened until all hold at once (critical value "
+                          "calibrated by simulating equal seats); its low end is 0 unless "
+                          "equal seats are rejected at the 5% level (seat_deviation)"))  # fmt: skip
     return tuple(out)
 
 
@@ -73,6 +77,118 @@ VERDICT = {
 }  # fmt: skip
 
 
+@dataclass(frozen=True)
+class SeatDeviation:
+    """How far the seats of a table lie from their fair share (:func:`seat_deviation`).
+
+    Attributes
+    ----------
+    value : float
+        The observed largest distance ``max_s |share_s - 1/k|``.
+    low, high : float
+        Bounds on the true largest distance, holding together with probability
+        ``level`` or more (``low`` is 0 unless equal seats are rejected).
+    n : int
+        Games.
+    critical : float
+        The simultaneous critical value: every seat's interval is its share plus or
+        minus ``critical`` standard errors.
+    p_value : float
+        The chance, with equal seats, of a largest standardised distance at least the
+        observed one (from the calibration draws; never below ``1 / (n_null + 1)``).
+    """
+
+    value: float
+    low: float
+    high: float
+    n: int
+    critical: float
+    p_value: float
+
+    def entry(self) -> Entry:
+        """The card entry: value, interval and games."""
+        return Entry(self.value, self.low, self.high, self.n)
+
+
+def _standardised(counts: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Each seat's share and its standard error (rows: tables, columns: seats).
+
+    The standard error uses the share shifted by half a game toward 1/2,
+    ``(wins + 1/2) / (n + 1)``, so a seat that never wins still has one.
+    """
+    shares = counts / n
+    shrunk = (counts + 0.5) / (n + 1)
+    return shares, np.sqrt(shrunk * (1 - shrunk) / n)
+
+
+def seat_deviation(winners, n_seats: int, *, level: float = 0.95, n_null: int = 20_000,
+                   seed=None) -> SeatDeviation:  # fmt: skip
+    """The largest distance of a seat's winning share from the fair share ``1/k``,
+    with simultaneous bounds that stay honest although the seat is picked after the
+    games are seen.
+
+    Each seat s gets the interval ``share_s ± c·se_s``; the critical value ``c`` is the
+    ``level`` quantile of ``max_s |share_s - 1/k| / se_s`` over ``n_null`` simulated
+    tables of ``n`` games with equal seats (multinomial counts), so with equal seats
+    every interval holds 1/k at once with probability ``level``. When they all hold the
+    true shares ``p_s``, ``theta = max_s |p_s - 1/k|`` lies between
+
+    * ``low = max_s max(0, |share_s - 1/k| - c·se_s)`` (0 unless some seat's interval
+      misses 1/k, which happens, with equal seats, in a share ``1 - level`` of runs), and
+    * ``high = max_s (|share_s - 1/k| + c·se_s)``.
+
+    Parameters
+    ----------
+    winners : array_like of int
+        The winning seat of each game, 0 to ``n_seats - 1`` (any other value: a game
+        no seat won, counted in ``n`` for no seat).
+    n_seats : int
+        Seats at the table (at least 2).
+    level : float
+        Joint coverage of the bounds, in (0, 1).
+    n_null : int
+        Simulated equal-seat tables for the critical value (at least 100).
+    seed : None, int, SeedSequence or Generator
+        Seed of the calibration draws.
+
+    Returns
+    -------
+    SeatDeviation
+
+    Examples
+    --------
+    >>> winners = np.repeat([0, 1, 2, 3], [2600, 2500, 2450, 2450])
+    >>> d = seat_deviation(winners, 4, seed=0)
+    >>> round(d.value, 4), d.low == 0.0, 2.3 < d.critical < 2.8
+    (0.01, True, True)
+    """
+    from tabletop.validate import check_float, check_int
+
+    n_seats = check_int("n_seats", n_seats, 2)
+    n_null = check_int("n_null", n_null, 100)
+    level = check_float("level", level)
+    if not 0 < level < 1:
+        raise ValueError(f"level must be in (0, 1), got {level}")
+    w = np.asarray(winners)
+    if w.ndim != 1 or not np.issubdtype(w.dtype, np.integer):
+        raise TypeError(f"winners must be a 1-D array of seat numbers, got {winners!r:.80}")
+    n = check_count("len(winners)", w.size, 2)
+    counts = np.bincount(w[(w >= 0) & (w < n_seats)], minlength=n_seats).astype(np.float64)
+    fair = 1.0 / n_seats
+    rng = as_generator(seed)
+    null = rng.multinomial(n, np.full(n_seats, fair), size=n_null).astype(np.float64)
+    null_shares, null_se = _standardised(null, n)
+    null_stat = (np.abs(null_shares - fair) / null_se).max(axis=1)
+    critical = float(np.quantile(null_stat, level, method="higher"))
+    shares, se = _standardised(counts[None, :], n)
+    gap, se = np.abs(shares[0] - fair), se[0]
+    stat = float((gap / se).max())
+    p_value = float((1 + np.count_nonzero(null_stat >= stat)) / (n_null + 1))
+    low = float(np.maximum(gap - critical * se, 0.0).max())
+    high = float((gap + critical * se).max())
+    return SeatDeviation(float(gap.max()), low, high, n, critical, p_value)
+
+
 def best_rule_of_thumb(rules: Rules) -> str:
     """The named human turn policy with the best expected turn total under ``rules``.
 
@@ -101,7 +217,8 @@ def balance(rules: Rules | None = None, *, n_games: int = 100_000, seed=0):
         Root seed. The simulations run on its children
         (:func:`tabletop.sweep.task_seed`): child 0, 1, 2 for 3, 4 and 6 players,
         child 3 for the duels of solved players, child 4 for the match against the
-        rule of thumb.
+        rule of thumb, children 5, 6, 7 for the equal-seat calibration of 3, 4 and 6
+        players (:func:`seat_deviation`).
 
     Returns
     -------
@@ -110,8 +227,9 @@ def balance(rules: Rules | None = None, *, n_games: int = 100_000, seed=0):
 
         * ``first_player_win`` (exact): the first player's chance in the solved duel;
         * ``seat_<s>_share_<k>p`` and ``seat_spread_<k>p`` (MC) for k = 3, 4, 6:
-          each seat's winning chance among rule-of-thumb players, and the largest
-          minus the smallest;
+          each seat's winning chance among rule-of-thumb players, and how far the seat
+          furthest from the fair share ``1/k`` lies from it, with simultaneous bounds
+          (:func:`seat_deviation`);
         * ``duel_rounds`` (MC): length of a duel of solved players, in rounds;
         * ``mp_elimination_share`` (MC): share of those duels decided by a Master
           Panache;
@@ -139,15 +257,10 @@ def balance(rules: Rules | None = None, *, n_games: int = 100_000, seed=0):
 
     for i, k in enumerate(SEAT_COUNTS):
         res = simulate_games(rules, [Agent.heuristic()] * k, n_games, seed=task_seed(root, i))
-        shares = []
         for s in range(k):
-            est = estimate_mean(res.winners == s)
-            entries[f"seat_{s}_share_{k}p"] = estimate(est)
-            shares.append(est.mean)
-        hi, lo = int(np.argmax(shares)), int(np.argmin(shares))
-        p, q = shares[hi], shares[lo]
-        se = math.sqrt(max(p * (1 - p) + q * (1 - q) + 2 * p * q, 0.0) / n_games)
-        entries[f"seat_spread_{k}p"] = normal(p - q, se, n_games)
+            entries[f"seat_{s}_share_{k}p"] = estimate(estimate_mean(res.winners == s))
+        deviation = seat_deviation(res.winners, k, seed=task_seed(root, 5 + i))
+        entries[f"seat_spread_{k}p"] = deviation.entry()
 
     res = simulate_games(duel_rules, [Agent.duel(), Agent.duel()], n_games,
                          seed=task_seed(root, 3))  # fmt: skip

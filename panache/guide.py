@@ -180,14 +180,14 @@ class PlayerSheet:
                 *self.turn_rule.text(rules).splitlines(),
                 f"Expected total {ev['value']:+.3f} per turn, against {ev['optimum']:+.3f} "
                 f"for perfect play: {ev['cost']:.3f} points per turn given up "
-                f"(the margin allowed was {self.turn_margin:g}).",
+                f"(the margin allowed was {self.turn_margin:g} points).",
                 *self._example_lines("ev"),
             ]),
             ("A Master Panache attempt: aim for a total of exactly 0", [
                 *self.mp_rule.text(rules).splitlines(),
                 f"Success {zero['value']:.1%}, against {zero['optimum']:.1%} for perfect "
                 f"play: {100 * zero['cost']:.1f} percentage points given up (the margin "
-                f"allowed was {100 * self.mp_margin:g} points).",
+                f"allowed was {100 * self.mp_margin:g} percentage points).",
                 *self._example_lines("zero"),
             ]),
             ("In a two-player game", [

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 
 
 SIZES = ("small", "full", "extended")
+MISSING = "–"  # how a table prints a missing value
 HEADLINE_MARK = "<!-- headline -->"  # marks a paragraph the report index quotes
 APPENDIX_HEADING = "Appendix: checks and timings"
 APPENDIX_INTRO = (
@@ -112,8 +113,9 @@ def markdown_table(
 ) -> str:
     """A DataFrame or Series as a GitHub Markdown table.
 
-    A multi-level row index becomes one column per level (no tuples as row labels), and
-    columns with no value at all are left out.
+    A multi-level row index becomes one column per level (no tuples as row labels),
+    columns with no value at all are left out, a missing value in the others (NaN,
+    ``None``, ``<NA>``) is printed as "–" and a boolean as "yes" or "no".
 
     Examples
     --------
@@ -126,7 +128,13 @@ def markdown_table(
     |:--------|-------:|----:|
     | NE      |     20 | 0.5 |
     | NS      |     20 | 1   |
+    >>> print(markdown_table(pd.DataFrame({"p": [0.25, None], "pays": [True, False]})))
+    |    |    p | pays   |
+    |---:|-----:|:-------|
+    |  0 | 0.25 | yes    |
+    |  1 | –    | no     |
     """
+    import numpy as np
     import pandas as pd
 
     if isinstance(frame, pd.Series):
@@ -134,7 +142,16 @@ def markdown_table(
     frame = frame.loc[:, frame.notna().any(axis=0)] if len(frame) else frame
     if index and isinstance(frame.index, pd.MultiIndex):
         frame, index = frame.reset_index(), False
-    return frame.to_markdown(index=index, floatfmt=floatfmt)
+    frame = frame.copy()
+    for i in range(frame.shape[1]):  # by position: column names may repeat
+        values = frame.iloc[:, i]
+        is_bool = values.map(lambda v: isinstance(v, bool | np.bool_))
+        if is_bool.any() and (is_bool | values.isna()).all():
+            values = values.astype(object).where(~is_bool, values.map({True: "yes", False: "no"}))
+        if values.isna().any():
+            values = values.astype(object).where(values.notna(), None)
+        frame.isetitem(i, values)
+    return frame.to_markdown(index=index, floatfmt=floatfmt, missingval=MISSING)
 
 
 class Report:

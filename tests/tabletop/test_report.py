@@ -61,3 +61,26 @@ def test_names_and_environment(monkeypatch, tmp_path):
     assert notebook_size() == "small"
     monkeypatch.setenv("TABLETOP_REPORT_DIR", str(tmp_path))
     assert report_dir() == tmp_path
+
+
+def test_markdown_table_prints_yes_no_and_a_dash_for_missing_values():
+    import numpy as np
+
+    from tabletop.report import MISSING, markdown_table
+
+    frame = pd.DataFrame({
+        "x": [0.123456, np.nan, 2.0],
+        "pays": [True, np.bool_(False), None],
+        "count": pd.array([1, None, 3], dtype="Int64"),
+        "name": ["a", None, "c"],
+        "empty": [np.nan] * 3,
+    })  # fmt: skip
+    text = markdown_table(frame)
+    rows = [[c.strip() for c in line.strip("|").split("|")] for line in text.splitlines()]
+    assert rows[0] == ["", "x", "pays", "count", "name"]  # the empty column is left out
+    assert rows[2] == ["0", "0.1235", "yes", "1", "a"]
+    assert rows[3] == ["1", MISSING, "no", MISSING, MISSING]
+    assert rows[4] == ["2", "2", MISSING, "3", "c"]
+    for word in ("nan", "NaN", "<NA>", "None", "True", "False"):
+        assert word not in text
+    assert frame["pays"].iloc[0] is True  # the caller's frame is left as it was
