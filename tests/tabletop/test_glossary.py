@@ -34,14 +34,14 @@ KNOWN_TERMS = (
     "dynamic programming", "breadth-first search", "own directions", "full compass",
     "tie fee", "tacit alliance", "counter-attack", "stake", "Master Panache attempt",
     "money loop", "round trip", "band edge", "rule of thumb", "heuristic", "self-play",
-    "fair share", "expected total", "policy", "forced win", "two-sided check", "value",
+    "fair share", "expected total", "policy", "forced win", "value",
     "mirror image", "draw", "stall", "state", "knob", "variant", "seed rules", "seat edge",
     "balance card", "percentage points", "bluff", "information set", "sequence",
-    "Markov decision process", "Bellman equations", "Markov chain", "value iteration",
-    "Shapley's value iteration", "matrix game", "characteristic function", "beam search",
+    "Markov chain", "value iteration",
+    "Shapley's value iteration", "matrix game", "characteristic function",
     "pure profiles", "turn plans", "turn", "round", "shared corner",
     "diplomats", "attachments", "lair", "pillage", "conquest bonus", "independents",
-    "seven seas", "fixed point", "numba kernels",
+    "seven seas", "fixed point",
 )  # fmt: skip
 
 
