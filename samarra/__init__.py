@@ -11,6 +11,7 @@ from samarra.agents import (
     determinizations,
 )
 from samarra.analyses import balance
+from samarra.belief import BeliefAgent
 from samarra.engine import Action, Game, GameResult, apply_action, legal_actions, tie_break
 from samarra.hidden import HiddenSolution, solve_hidden
 from samarra.hidden_play import (
@@ -30,6 +31,7 @@ from samarra.variants import compare_variants
 __all__ = [
     "Action",
     "AgentExploitability",
+    "BeliefAgent",
     "DeterminizingAgent",
     "Game",
     "GameResult",

@@ -22,7 +22,10 @@ solved sequence form, so that the numbers are those of the solved game.
   profile in which the agent plays both sides). Agents whose choice is a uniform draw
   from a pool of actions (random, greedy, determinizing) give their exact
   probabilities (``probabilities``); for any other agent (information-set MCTS) each
-  set's distribution is the share of ``samples`` seeded calls of ``choose``.
+  set's distribution is the share of ``samples`` seeded calls of ``choose``. An agent
+  with an ``observe`` method (the belief agent, :mod:`samarra.belief`) is told the
+  information set first, as :func:`samarra.play_game` tells it a game: a new game
+  from its own setup, then the public token of every action of the set's history.
 
 References
 ----------
@@ -181,8 +184,22 @@ def equilibrium_play(solution: HiddenSolution) -> pd.DataFrame:
     return out
 
 
+def _tell(agent, form: SequenceForm, side: int, setup: int, history: int) -> None:
+    """Tell an agent with ``observe`` its information state, as :func:`samarra.play_game`
+    does: a new game from its own setup, then the public tokens of ``history``."""
+    tokens = []
+    while history > 0:
+        tokens.append(form.tokens[form.history_token[history]])
+        history = int(form.history_parent[history])
+    rules, name = replace(form.rules, horizon=None), form.setups[setup]
+    agent.observe(rules, side, name, None)
+    for token in reversed(tokens):
+        agent.observe(rules, side, name, token)
+
+
 def _distribution(agent, p, rng: random.Random, samples: int) -> dict:
-    """The agent's probability of each engine action at ``p`` (its own view only)."""
+    """The agent's probability of each engine action at ``p`` (its own view, and the
+    history told by :func:`_tell` to an agent that observes)."""
     view, opts = View.of(p, p.to_move), options(p)
     exact = getattr(agent, "probabilities", None)
     if exact is not None:
@@ -233,6 +250,8 @@ def agent_behaviour(form: SequenceForm, agent, side: int, seed=None,
         first, moves = index.moves(p, history, pair[me])
         if me == side and first not in done:
             done.add(first)
+            if callable(getattr(agent, "observe", None)):
+                _tell(agent, form, side, pair[side], history)
             dist = _distribution(agent, p, rng, samples)
             for k, (a, _, _) in enumerate(moves):
                 probs[first + k] = dist[a]

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from samarra.agents import View, options, to_action
 from samarra.engine import Game, GameResult
+from samarra.information import public_token
 from samarra.position import setups, start_position
 from samarra.rules import Rules
 from tabletop.seeding import as_generator, check_count
@@ -35,6 +36,22 @@ def play_game(rules: Rules, black, white, rng: random.Random, black_setup: str |
               white_setup: str | None = None) -> tuple[GameResult, str, str]:  # fmt: skip
     """One game between two agents; returns the result and the two setups.
 
+    Each agent chooses from its :class:`samarra.agents.View` of the position and the
+    legal :func:`samarra.agents.options`. An agent with an ``observe`` method is also
+    told the game's history as its side sees it, and nothing more:
+
+    * ``observe(rules, side, setup, None)`` before the first action: a new game, in
+      which the agent plays ``side`` (0 Black, 1 White) from its own ``setup``;
+    * ``observe(rules, side, setup, token)`` after every action played, by either side,
+      with ``token`` = :func:`samarra.information.public_token` of the action: who
+      acted, the kind of action, the cell the acting figure left and its target cell
+      (a power's target by its cell), the public board after it (hidden tents as ``B``
+      / ``W``, revealed identities as letters) and the winner if it ended the game.
+
+    The enemy's setup and the identity of an enemy figure that is moved or killed while
+    hidden are in none of them. An agent that plays both sides is told both sides'
+    calls.
+
     Examples
     --------
     >>> from samarra.agents import RandomAgent
@@ -54,10 +71,19 @@ def play_game(rules: Rules, black, white, rng: random.Random, black_setup: str |
     w = rng.choice(names) if white_setup is None else white_setup
     game = Game(start_position(rules, b, w))
     agents = (black, white)
+    watchers = [(side, (b, w)[side], agent.observe) for side, agent in enumerate(agents)
+                if callable(getattr(agent, "observe", None))]  # fmt: skip
+    for side, setup, observe in watchers:
+        observe(rules, side, setup, None)
     while game.result is None:
         p = game.position
         choice = agents[p.to_move].choose(View.of(p, p.to_move), options(p), rng)
-        game.play(to_action(p, choice))
+        action = to_action(p, choice)
+        game.play(action)
+        if watchers:
+            token = public_token(p, action, game.position)
+            for side, setup, observe in watchers:
+                observe(rules, side, setup, token)
     return game.result, b, w
 
 
