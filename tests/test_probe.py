@@ -742,6 +742,11 @@ def _api() -> dict[str, Entry]:
         "samarra.DeterminizingAgent": Entry(
             {"table": Fixed(lambda d: _samarra_table(), "x", 3, None), "use_merchant": BOOL},
             samarra.DeterminizingAgent),
+        "samarra.BeliefAgent": Entry(
+            {"table": Fixed(lambda d: _samarra_table(), "x", 3, None),
+             "model": Kind("model", lambda d: st.sampled_from(["uniform", "determinizing"]),
+                           ("oracle", 3, None)),
+             "epsilon": Float(0.0, 1.0)}, samarra.BeliefAgent),
         "samarra.Game": Entry({"start": Fixed(_samarra_start, "x", 3, None)}, samarra.Game),
         "samarra.GreedyAgent": Entry({}, samarra.GreedyAgent),
         "samarra.ISMCTSAgent": Entry(
