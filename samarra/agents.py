@@ -29,9 +29,9 @@ from __future__ import annotations
 import itertools
 import math
 import random
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
-from samarra.engine import Action, _apply, legal_actions, tie_break
+from samarra.engine import Action, _apply, _made, legal_actions, tie_break
 from samarra.position import Position
 from samarra.rules import DEATH, MERCHANT, SERVANT
 from samarra.solve import Table
@@ -86,15 +86,20 @@ def options(position: Position) -> list[Option]:
     Option(kind='move', figure=0, cell=3)
     """
     enemy = 3 * (1 - position.to_move)
+    cells = position.cells
     out = []
-    for a in legal_actions(position):
-        cell = a.target if a.kind == "move" else -1
-        if a.kind in ("merchant", "death"):
-            cell = position.cells[enemy + a.target]
-        out.append(Option(a.kind, a.figure, cell))
+    for kind, figure, target in legal_actions(position):
+        cell = target if kind == "move" else -1 if kind == "pass" else cells[enemy + target]
+        out.append(Option(kind, figure, cell))
     # sorted by cells, so that the order tells nothing about hidden identities
-    kinds = ("move", "merchant", "death", "pass")
-    return sorted(out, key=lambda o: (kinds.index(o.kind), o.figure, o.cell))
+    return sorted(out, key=_option_order)
+
+
+_KIND_ORDER = {"move": 0, "merchant": 1, "death": 2, "pass": 3}
+
+
+def _option_order(o: Option) -> tuple:
+    return (_KIND_ORDER[o.kind], o.figure, o.cell)
 
 
 def to_action(position: Position, option: Option) -> Action:
@@ -104,6 +109,17 @@ def to_action(position: Position, option: Option) -> Action:
         target = position.cells[enemy : enemy + 3].index(option.cell)
         return Action(option.kind, option.figure, target)
     return Action(option.kind, option.figure, option.cell if option.kind == "move" else -1)
+
+
+def _to_action(position: Position, option: Option) -> Action:
+    """:func:`to_action` for an option of :func:`options` (legal, so not checked again)."""
+    kind = option.kind
+    if kind == "move":
+        return _made((kind, option.figure, option.cell))
+    if kind == "pass":
+        return _made((kind, -1, -1))
+    enemy = 3 * (1 - position.to_move)
+    return _made((kind, option.figure, position.cells[enemy : enemy + 3].index(option.cell)))
 
 
 def determinizations(view: View) -> list[Position]:
@@ -138,10 +154,16 @@ def determinizations(view: View) -> list[Position]:
         m_used[1 - side] = cells[enemy + MERCHANT] < 0 or (rev[enemy + MERCHANT] and known[0])
         d_used[1 - side] = cells[enemy + DEATH] < 0 or (rev[enemy + DEATH] and known[1])
         try:
-            out.append(replace(p, cells=tuple(cells), revealed=tuple(rev),
-                               merchant_used=tuple(m_used), death_used=tuple(d_used)))  # fmt: skip
+            # the same figures and flags, moved between tents: only the flags' agreement
+            # with the figures (Position._check_flags) is left to check
+            world = type(p)._trusted(p.rules, tuple(cells), tuple(rev), tuple(m_used),
+                                     tuple(d_used), p.to_move, p.actions_left,
+                                     p.actions_played, p.winner, p.pass_run,
+                                     p.turn_passes, p.last_move)  # fmt: skip
+            world._check_flags()
         except ValueError:
             continue  # flags that no history could give
+        out.append(world)
     return out
 
 
@@ -175,7 +197,7 @@ class GreedyAgent:
     def _pool(self, view: View, opts: list[Option]) -> tuple[list[Option], bool]:
         worlds = determinizations(view)
         me = view.side
-        sure = [o for o in opts if all(_apply(w, to_action(w, o)).winner == me for w in worlds)]
+        sure = [o for o in opts if all(_apply(w, _to_action(w, o)).winner == me for w in worlds)]
         if sure:
             return sure[:1], True
         rules = view.position.rules
@@ -211,7 +233,7 @@ class DeterminizingAgent:
         self.use_merchant = check_bool("use_merchant", use_merchant)
 
     def score(self, world: Position, option: Option, me: int) -> float:
-        after = _apply(world, to_action(world, option))
+        after = _apply(world, _to_action(world, option))
         if after.is_over:
             return 1.0 if after.winner == me else -1.0
         v = self.table.raw(after)
@@ -300,10 +322,14 @@ class ISMCTSAgent:
                 here = options(p) if path else opts
                 if not here:
                     break
+                children = node.children
+                fresh = []
                 for o in here:
-                    if o in node.children:
-                        node.children[o].available += 1
-                fresh = [o for o in here if o not in node.children]
+                    c = children.get(o)
+                    if c is None:
+                        fresh.append(o)
+                    else:
+                        c.available += 1
                 if fresh:
                     o = fresh[rng.randrange(len(fresh))]
                     node.children[o] = child = _Node()
@@ -318,7 +344,7 @@ class ISMCTSAgent:
 
                     o = max(here, key=ucb)
                     child = node.children[o]
-                p = _apply(p, to_action(p, o))
+                p = _apply(p, _to_action(p, o))
                 path.append(child)
                 node = child
                 if fresh:

@@ -6,7 +6,10 @@ one with the rule it breaks; :func:`tie_break` is the seed's "closest servant wi
 :class:`Game` plays a game to its end and adjudicates it as docs/rules.md says (third
 repetition, no legal action, ``max_actions``, ``horizon``). The numba kernels of
 ``samarra._kernels`` implement the same moves for the solver; the tests hold the
-two against each other.
+two against each other. A position that follows from a checked one by these rules is
+built without checking it again (``Position._trusted``: played games and the agents'
+look-ahead build tens of thousands); inside :func:`samarra.position.checked_positions`
+every one is checked, and the tests hold both paths to the same games.
 
 Rules, in the order :func:`apply_action` applies them:
 
@@ -28,8 +31,9 @@ Rules, in the order :func:`apply_action` applies them:
 
 from __future__ import annotations
 
+import functools
 import random
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import NamedTuple
 
 from samarra.position import PASS_LIMIT, Position, figure_name
@@ -99,7 +103,20 @@ class Action(_ActionFields):
 
 
 def _order(action: Action) -> tuple:
+    """The order of :func:`legal_actions`: kind (as in ``KINDS``), figure, target."""
     return (KINDS.index(action.kind), action.figure, action.target)
+
+
+@functools.lru_cache(maxsize=64)
+def _board(rules: Rules) -> tuple[tuple, tuple]:
+    """Each cell's steps, ascending, and power neighbours (``rules.steps``,
+    ``rules.neighbours``), listed once per rules."""
+    cells = range(rules.n_cells)
+    return (tuple(tuple(sorted(rules.steps(c))) for c in cells),
+            tuple(tuple(rules.neighbours(c)) for c in cells))  # fmt: skip
+
+
+_made = Action._make  # an Action from fields the engine knows legal, without the checks
 
 
 def hidden(position: Position, figure: int) -> bool:
@@ -129,34 +146,36 @@ def legal_actions(position: Position) -> list[Action]:
     p, rules = position, position.rules
     if p.is_over or horizon_reached(p):
         return []
+    steps, neighbours = _board(rules)
     me, base, enemy = p.to_move, 3 * p.to_move, 3 * (1 - p.to_move)
-    occupied = {c for c in p.cells if c >= 0}
+    cells = p.cells
     out = []
     for fig in range(3):
-        cell = p.cells[base + fig]
+        cell = cells[base + fig]
         if cell < 0:
             continue
-        for dest in rules.steps(cell):
-            if dest in occupied:
-                continue
+        for dest in steps[cell]:
+            if dest in cells:
+                continue  # occupied (a dead figure's -1 is no cell)
             if p.last_move == (base + fig, dest) and p.actions_left == 1:
                 continue  # no_repetition: the turn would end where it began
-            out.append(Action("move", fig, dest))
-    merchant = p.cells[base + MERCHANT]
+            out.append(_made(("move", fig, dest)))
+    merchant = cells[base + MERCHANT]
     if merchant >= 0 and not p.merchant_used[me]:
-        near = rules.neighbours(merchant)
+        near = neighbours[merchant]
         for g in range(3):
-            if hidden(p, enemy + g) and p.cells[enemy + g] in near:
-                out.append(Action("merchant", MERCHANT, g))
-    death = p.cells[base + DEATH]
+            if hidden(p, enemy + g) and cells[enemy + g] in near:
+                out.append(_made(("merchant", MERCHANT, g)))
+    death = cells[base + DEATH]
     if death >= 0 and not p.death_used[me]:
-        near = rules.neighbours(death)
+        near = neighbours[death]
         for g in range(3):
-            if p.cells[enemy + g] in near:
-                out.append(Action("death", DEATH, g))
+            if cells[enemy + g] in near:
+                out.append(_made(("death", DEATH, g)))
     if rules.allow_pass:
-        out.append(Action("pass"))
-    return sorted(out, key=_order)
+        out.append(_made(("pass", -1, -1)))
+    # made in sorted order: by kind, then figure, then target (steps are ascending)
+    return out
 
 
 def check_action(position: Position, action) -> Action:
@@ -217,13 +236,13 @@ def _why(p: Position, a: Action) -> str:
     return f"the {figure_name(target)} is already revealed"
 
 
-def _arrival_win(p: Position, rules: Rules, me: int, arrived: bool) -> bool:
-    servant = p.cells[3 * me + SERVANT]
+def _arrival_win(cells, rules: Rules, me: int, arrived: bool) -> bool:
+    servant = cells[3 * me + SERVANT]
     if servant < 0 or not rules.in_city(servant, 1 - me):
         return False
     if rules.win_on_arrival_only and not arrived:
         return False
-    death = p.cells[3 * (1 - me) + DEATH]
+    death = cells[3 * (1 - me) + DEATH]
     return death < 0 or not rules.in_city(death, 1 - me)
 
 
@@ -243,13 +262,17 @@ def apply_action(position: Position, action) -> Position:
 
 
 def _apply(p: Position, a: Action) -> Position:
+    """The position after the legal action ``a``: built without checks from the checked
+    ``p`` (``Position._trusted``; a figure that dies loses its revealed flag, as the
+    checks would drop it)."""
     rules, me = p.rules, p.to_move
     base, enemy = 3 * me, 3 * (1 - me)
     cells, revealed = list(p.cells), list(p.revealed)
     m_used, d_used = list(p.merchant_used), list(p.death_used)
+    kind = a.kind
     winner = None
     entered = False
-    if a.kind == "move":
+    if kind == "move":
         fig = base + a.figure
         origin = cells[fig]
         entered = rules.in_city(a.target, 1 - me) and not rules.in_city(origin, 1 - me)
@@ -258,6 +281,7 @@ def _apply(p: Position, a: Action) -> Position:
         if (rules.auto_death and entered and not d_used[1 - me] and enemy_death >= 0
                 and rules.in_city(enemy_death, 1 - me)):  # fmt: skip
             cells[fig] = -1
+            revealed[fig] = False  # a dead figure's identity is not kept
             d_used[1 - me] = True
             revealed[enemy + DEATH] = True
             if a.figure == SERVANT:
@@ -266,34 +290,34 @@ def _apply(p: Position, a: Action) -> Position:
                 m_used[me] = True
             else:
                 d_used[me] = True
-    elif a.kind == "merchant":
+    elif kind == "merchant":
         m_used[me] = True
         revealed[base + MERCHANT] = True
         revealed[enemy + a.target] = True
-    elif a.kind == "death":
+    elif kind == "death":
         d_used[me] = True
         revealed[base + DEATH] = True
         cells[enemy + a.target] = -1
+        revealed[enemy + a.target] = False
         if a.target == SERVANT:
             winner = me
         elif a.target == MERCHANT:
             m_used[1 - me] = True
         else:
             d_used[1 - me] = True
-    after = replace(p, cells=tuple(cells), revealed=tuple(revealed), winner=winner, last_move=None,
-                    merchant_used=tuple(m_used), death_used=tuple(d_used))  # fmt: skip
     arrived = entered and a.figure == SERVANT
-    if winner is None and a.kind != "pass" and _arrival_win(after, rules, me, arrived):
+    if winner is None and kind != "pass" and _arrival_win(cells, rules, me, arrived):
         winner = me
-    return _advance(p, after, a, winner)
+    return _advance(p, a, cells, revealed, m_used, d_used, winner)
 
 
-def _advance(p: Position, after: Position, a: Action, winner: int | None) -> Position:
+def _advance(p: Position, a: Action, cells: list, revealed: list, m_used: list, d_used: list,
+             winner: int | None) -> Position:  # fmt: skip
     """Count the action, end the turn when its actions are spent, run the pass rule."""
     rules, me = p.rules, p.to_move
     turn_passes = p.turn_passes + (a.kind == "pass") if rules.allow_pass else 0
     last_move = None
-    moved_alive = a.kind == "move" and after.cells[3 * me + a.figure] >= 0
+    moved_alive = a.kind == "move" and cells[3 * me + a.figure] >= 0
     if rules.no_repetition and moved_alive and p.actions_left == 2:
         last_move = (3 * me + a.figure, p.cells[3 * me + a.figure])
     to_move, actions_left, pass_run = me, p.actions_left - 1, p.pass_run
@@ -304,9 +328,9 @@ def _advance(p: Position, after: Position, a: Action, winner: int | None) -> Pos
             winner = me  # the player who began the passing was the opponent
         pass_run = min(pass_run, PASS_LIMIT - 1)
         to_move, actions_left, turn_passes, last_move = 1 - me, 2, 0, None
-    return replace(after, to_move=to_move, actions_left=actions_left, winner=winner,
-                   actions_played=p.actions_played + 1, pass_run=pass_run,
-                   turn_passes=turn_passes, last_move=last_move)  # fmt: skip
+    return type(p)._trusted(rules, tuple(cells), tuple(revealed), tuple(m_used),
+                            tuple(d_used), to_move, actions_left, p.actions_played + 1,
+                            winner, pass_run, int(turn_passes), last_move)  # fmt: skip
 
 
 def tie_break(position: Position) -> int | None:
@@ -369,6 +393,7 @@ class Game:
         self.history = [start]
         self._seen = {start.key(): 1}
         self.result: GameResult | None = None
+        self._legal: tuple = (None, [])
         self._settle()
 
     def _settle(self) -> None:
@@ -383,8 +408,10 @@ class Game:
             reason = "horizon"
         elif p.actions_played >= p.rules.max_actions:
             reason = "max_actions"
-        elif not legal_actions(p):
-            reason = "no_action"
+        else:
+            self._legal = (p, legal_actions(p))  # what play checks the next action against
+            if not self._legal[1]:
+                reason = "no_action"
         if reason is not None:
             self.result = GameResult(tie_break(p), reason, p.actions_played, p)
 
@@ -392,7 +419,11 @@ class Game:
         """Play ``action`` (checked) and adjudicate if the game ends."""
         if self.result is not None:
             raise ValueError(f"illegal action {action!r}: the game is over ({self.result.reason})")
-        self.position = apply_action(self.position, action)
+        p = self.position
+        seen, legal = self._legal
+        if seen is not p or type(action) is not Action or action not in legal:
+            action = check_action(p, action)  # raises, saying why, unless legal
+        self.position = _apply(p, action)
         self.history.append(self.position)
         key = self.position.key()
         self._seen[key] = self._seen.get(key, 0) + 1

@@ -10,7 +10,10 @@ Figures are indexed ``side * 3 + figure``: 0-2 are Black's servant, merchant and
 Death, 3-5 White's. A position is validated when built: two figures on one cell, a
 figure off the board, or flags that contradict the figures raise ``ValueError``
 naming the problem. A dead figure's power counts as used; a used power reveals its
-figure.
+figure. The engine builds the positions that follow a checked one from the rules
+(``samarra.engine``) without checking them again (:func:`_trusted`); inside
+:func:`checked_positions` it checks them too, the reference that the fast path is
+held to.
 
 The text board prints row ``length - 1`` (Samarra) at the top and row 0 (Baghdad)
 at the bottom; Black's figures are ``S M D``, White's ``s m d``, a ``*`` marks a
@@ -19,6 +22,8 @@ revealed identity and ``.`` an empty cell. :func:`parse_position` reads it back.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import itertools
 import numbers
 from dataclasses import dataclass, field
@@ -40,6 +45,34 @@ def _bools(name: str, value, n: int) -> tuple[bool, ...]:
             raise ValueError(f"{name} must hold bools, got {v!r} in {value!r}")
         out.append(bool(v))
     return tuple(out)
+
+
+#: True inside :func:`checked_positions`: the engine's positions are checked when built.
+_CHECKED = contextvars.ContextVar("samarra_checked_positions", default=False)
+
+
+@contextlib.contextmanager
+def checked_positions():
+    """Check every position the engine builds, as the public constructor does.
+
+    Outside this block the engine builds a position that follows from a checked one by
+    the rules (an action applied, a determinization) without checking it again
+    (:func:`_trusted`), and the solved table reads a position's index in plain Python.
+    Inside it, every such position goes through :class:`Position`'s checks and the
+    table through :func:`samarra.solve.state_of` and the kernel's ``encode``: the
+    reference path, slower, that tests and ``benchmarks/bench_samarra_play.py`` hold
+    the fast path to (same positions, same games).
+
+    Examples
+    --------
+    >>> with checked_positions():
+    ...     p = start_position(Rules(), "SMD", "SMD")
+    """
+    token = _CHECKED.set(True)
+    try:
+        yield
+    finally:
+        _CHECKED.reset(token)
 
 
 def figure_name(index: int) -> str:
@@ -150,6 +183,28 @@ class Position:
                 raise ValueError(f"last_move must be (figure 0..5, cell), got {self.last_move!r}")
             set_(self, "last_move", (int(fig), int(origin)))
         self._check_flags()
+
+    @classmethod
+    def _trusted(cls, rules, cells, revealed, merchant_used, death_used, to_move,
+                 actions_left, actions_played, winner, pass_run, turn_passes,
+                 last_move) -> Position:  # fmt: skip
+        """A position built without checks from fields the engine derived by the rules
+        from a checked position, already in the form the checks give them: tuples of
+        plain ints and bools, no revealed flag on a dead figure, ``last_move`` a tuple
+        or None. Inside :func:`checked_positions` it is built by the checking
+        constructor instead."""
+        if _CHECKED.get():
+            return cls(rules, cells, revealed, merchant_used, death_used, to_move,
+                       actions_left, actions_played, winner, pass_run, turn_passes,
+                       last_move)  # fmt: skip
+        out = object.__new__(cls)
+        out.__dict__.update(
+            rules=rules, cells=cells, revealed=revealed, merchant_used=merchant_used,
+            death_used=death_used, to_move=to_move, actions_left=actions_left,
+            actions_played=actions_played, winner=winner, pass_run=pass_run,
+            turn_passes=turn_passes, last_move=last_move,
+        )  # fmt: skip
+        return out
 
     def _check_flags(self) -> None:
         cells, revealed = self.cells, self.revealed

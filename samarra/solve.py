@@ -57,6 +57,7 @@ behind it: the value of a position cannot drift from what the file holds.
 
 from __future__ import annotations
 
+import bisect
 import contextvars
 import functools
 import io
@@ -70,7 +71,7 @@ import numpy as np
 
 from samarra import _kernels as K
 from samarra.engine import Action, apply_action, legal_actions, tie_break
-from samarra.position import Position
+from samarra.position import _CHECKED, Position
 from samarra.rules import BLACK, DEATH, MERCHANT, SIDES, Rules
 from tabletop.budget import Chunks, Estimate, check_memory, progress_bar, show_progress
 from tabletop.files import (
@@ -278,6 +279,7 @@ class Table:
         self.dist = np.asarray(dist).view()
         self.dist.flags.writeable = False
         self.geometry = geometry(rules) if geo is None else geo
+        self._matched = self.rules  # the last rules object seen to match the table's
 
     def __eq__(self, other):
         if not isinstance(other, Table):
@@ -292,13 +294,74 @@ class Table:
         """The state index of ``position`` (its rules' board must be the table's)."""
         if not isinstance(position, Position):
             raise TypeError(f"position must be a samarra Position, got {type(position)}")
-        r, t = position.rules, self.rules
-        if r.solver_key() != t.solver_key():
-            raise ValueError(f"position rules {r.solver_key()} do not match the table's "
-                             f"{t.solver_key()}")  # fmt: skip
-        cells, status, a, tag = state_of(position)
-        geo = self.geometry
-        return int(K.encode(cells, status, a, tag, geo.n, geo.offset, geo.layout))
+        r = position.rules
+        if r is not self._matched:
+            t = self.rules
+            if r.solver_key() != t.solver_key():
+                raise ValueError(f"position rules {r.solver_key()} do not match the table's "
+                                 f"{t.solver_key()}")  # fmt: skip
+            self._matched = r  # the positions of a game share their rules object
+        if _CHECKED.get():  # the reference: the kernel's encoding of state_of
+            cells, status, a, tag = state_of(position)
+            geo = self.geometry
+            return int(K.encode(cells, status, a, tag, geo.n, geo.offset, geo.layout))
+        return self._encode(position)
+
+    @functools.cached_property
+    def _lookup(self) -> tuple:
+        """Plain-Python copies of what :meth:`_encode` reads: cells, the cell each cell
+        is seen as by White (rows reversed), each cell's steps, the first undo and pass
+        tags, the block offsets and the layout."""
+        rules, geo = self.rules, self.geometry
+        n, width, length = rules.n_cells, rules.width, rules.length
+        flip = [(length - 1 - c // width) * width + c % width for c in range(n)]
+        steps = [rules.steps(c) for c in range(n)]
+        undo0, pass0 = _first_tags(rules)
+        return (n, flip, steps, undo0, pass0, rules.allow_pass, rules.no_repetition,
+                geo.offset.tolist(), geo.layout.tolist())  # fmt: skip
+
+    def _encode(self, p: Position) -> int:
+        """:func:`state_of` and ``samarra._kernels.encode`` in one plain-Python pass: a
+        call into a kernel costs more than the few operations of one index."""
+        n, flip, steps, undo0, pass0, allow_pass, no_repetition, offset, layout = self._lookup
+        me, cells = p.to_move, p.cells
+        if me == BLACK:
+            seen = cells
+            mine, theirs = 0, 3
+        else:
+            seen = [c if c < 0 else flip[c] for c in cells[3:] + cells[:3]]
+            mine, theirs = 3, 0
+        m_used, d_used = p.merchant_used, p.death_used
+        code = ((2 if cells[mine + MERCHANT] < 0 else m_used[me])
+                + 3 * (2 if cells[mine + DEATH] < 0 else d_used[me])
+                + 9 * (2 if cells[theirs + MERCHANT] < 0 else m_used[1 - me])
+                + 27 * (2 if cells[theirs + DEATH] < 0 else d_used[1 - me]))  # fmt: skip
+        rank = 0
+        live: list[int] = []  # the live cells before this one, ascending
+        for c in seen:
+            if c >= 0:
+                # c's place among the cells not yet taken, in the factorial number system
+                rank = rank * (n - len(live)) + c - bisect.bisect_left(live, c)
+                bisect.insort(live, c)
+        a = p.actions_left
+        plain = offset[(a - 1) * 81 + code] + rank
+        if a == 2:
+            tag = p.pass_run if allow_pass else 0
+            return plain + (layout[0] - 1) * layout[2] + tag * layout[3]
+        tag = K.FREE
+        if allow_pass and (p.turn_passes or p.actions_played == 0):
+            tag = pass0 + p.pass_run
+        elif no_repetition and p.last_move is not None:
+            figure, origin = p.last_move
+            f = figure - 3 * me
+            if 0 <= f < 3 and origin not in cells:
+                if me != BLACK:
+                    origin = flip[origin]
+                here = cells[figure] if me == BLACK else flip[cells[figure]]
+                slots = steps[here]
+                if origin in slots:
+                    tag = undo0 + 4 * f + slots.index(origin)
+        return plain + tag * layout[2]
 
     def raw(self, position: Position) -> int:
         """The stored entry: +d win in d, -d loss in d, 0 draw (side to move)."""
