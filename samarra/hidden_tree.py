@@ -160,9 +160,10 @@ class _Trusted(Position):
     """A position the engine made from a checked one: not checked again.
 
     ``Position`` checks every field when built; the engine's ``_apply`` builds its
-    result with ``dataclasses.replace``, which keeps the class, so a walk started from
-    a ``_Trusted`` copy of a checked start position skips the checks (three quarters of
-    the walk's time) and nothing else: the rules applied are the engine's own.
+    result with ``Position._trusted``, which keeps the class, so every position of a
+    walk started from a ``_Trusted`` copy of a checked start is a ``_Trusted`` one,
+    never checked again, and nothing else changes: the rules applied are the engine's
+    own.
     """
 
     def __post_init__(self):
