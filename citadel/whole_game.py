@@ -522,5 +522,6 @@ def grid_convergence(rules: Rules, steps, directions: str = "all", *, check: boo
             out["exploitability"] = check_solution(sol, "all", progress=progress).exploitability
         rows[step] = out
     table = pd.DataFrame.from_dict(rows, orient="index").rename_axis("bid_step")
+    table = table.astype({"states": np.int64, "orders": np.int64, "distinct": np.int64})
     table.attrs["states"] = states
     return table
