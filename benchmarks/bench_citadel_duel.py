@@ -10,11 +10,14 @@ directions (``check_solution(sol, "all")``, timed apart).
 The plain solver (every order, stage games built with numpy, each solved by HiGHS:
 the solver before issue 20) runs in the same process for the bid steps given to
 ``--plain`` (default 20: about two minutes at its best; bid step 10 takes several
-times that). Goals: bid step 20 under 10 s, 10 under 30 s, 1 under 5 minutes, under
-4 GB.
+times that). ``--warm`` times beside it the solve whose double oracle starts each
+state from the optimal orders of its neighbour (``_solve_states(warm=True)``, not the
+default: its values move within the fixed-point tolerance, 1e-10). The check runs
+for the steps given to ``--check`` (default 20; it takes several times the solve).
+Goals: bid step 20 under 10 s, 10 under 30 s, 1 under 5 minutes, under 4 GB.
 
 Run: ``.venv/bin/python benchmarks/bench_citadel_duel.py`` (``--quick`` for tiny sizes;
-``--steps 20 10 5`` to choose the grids).
+``--steps 20 10 5 2 1`` to choose the grids).
 """
 
 from __future__ import annotations
@@ -36,7 +39,7 @@ def timed(fn):
     return time.perf_counter() - start, out
 
 
-def bench(bid_step: int, capital: int, plain: bool) -> None:
+def bench(bid_step: int, capital: int, plain: bool, warm: bool, check: bool) -> None:
     rules = Rules(n_players=2, bid_step=bid_step, capital=capital)
     seconds, sol = timed(lambda: solve_duel_game(rules, "all", progress=False))
     space = sol.space
@@ -49,9 +52,14 @@ def bench(bid_step: int, capital: int, plain: bool) -> None:
         diff = float(np.abs(old.values - sol.values).max())
         line += (f"; plain solver {old_seconds:.1f} s ({old_seconds / seconds:.0f}x), "
                  f"largest value difference {diff:.1e}")  # fmt: skip
-    chk_seconds, chk = timed(lambda: check_solution(sol, "all", progress=False))
-    line += (f"; V(start) = {sol.value():+.2e}, exploitability {chk.exploitability:.1e} "
-             f"(checked in {chk_seconds:.1f} s)")  # fmt: skip
+    if warm:
+        warm_seconds, hot = timed(lambda: _solve_states(duel_space(rules, "all"), warm=True))
+        diff = float(np.abs(hot.values - sol.values).max())
+        line += f"; warm-started {warm_seconds:.1f} s, largest value difference {diff:.1e}"
+    line += f"; V(start) = {sol.value():+.2e}, V(one row ahead) = {sol.value(1):.6f}"
+    if check:
+        chk_seconds, chk = timed(lambda: check_solution(sol, "all", progress=False))
+        line += f", exploitability {chk.exploitability:.1e} (checked in {chk_seconds:.1f} s)"
     print(line, flush=True)
 
 
@@ -61,14 +69,18 @@ def main(argv=None) -> None:
     parser.add_argument("--steps", type=int, nargs="+", default=[20, 10, 5])
     parser.add_argument("--plain", type=int, nargs="*", default=[20],
                         help="bid steps at which the plain solver runs too")  # fmt: skip
+    parser.add_argument("--warm", action="store_true", help="time the warm-started solve too")
+    parser.add_argument("--check", type=int, nargs="*", default=[20],
+                        help="bid steps whose solution is checked by best responses")  # fmt: skip
     args = parser.parse_args(argv)
     capital = 20 if args.quick else 100
     steps = [10, 5] if args.quick else args.steps
     plain = [10] if args.quick else args.plain
+    check = [10, 5] if args.quick else args.check
     solve_duel_game(Rules(n_players=2, radius=1, capital=4), "all", progress=False)  # compile
     print("Master Citadel duel, all eight directions, radius 3")
     for step in steps:
-        bench(step, capital, step in plain)
+        bench(step, capital, step in plain, args.warm, step in check)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e6
     print(f"peak memory {peak:.2f} GB")
 

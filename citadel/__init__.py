@@ -12,7 +12,14 @@ from citadel.sides import SidesCheck, SidesSolution, check_sides, simulate_sides
 from citadel.simulate import GameSamples, seat_balance, simulate_games
 from citadel.stage import exploitability, regret_matching, stage_payoffs
 from citadel.stalling import StallOdds, stall_odds, stalling
-from citadel.whole_game import DuelCheck, DuelGameSolution, check_solution, solve_duel_game
+from citadel.whole_game import (
+    DuelCheck,
+    DuelGameSolution,
+    check_solution,
+    grid_convergence,
+    solve_duel_game,
+    standard_states,
+)
 
 __all__ = [
     "AGENTS",
@@ -37,6 +44,7 @@ __all__ = [
     "coalition_values",
     "empirical_game",
     "exploitability",
+    "grid_convergence",
     "initial_state",
     "play_game",
     "play_round",
@@ -51,4 +59,5 @@ __all__ = [
     "stage_payoffs",
     "stall_odds",
     "stalling",
+    "standard_states",
 ]

@@ -362,14 +362,14 @@ def duel_stage_kernel(y, cap_n, cap_s, rows, cols, dy, cost_n, cost_s, level_of,
 
 
 @jit
-def _solve_shifted(payoff, loop, sign, u, shifted, row, column, small_gap, warm_r, warm_c):
-    """The matrix game with the loop entries worth ``sign * u`` (a round that changes
-    nothing, continued at value u), solved into ``row``/``column`` from the warm start:
-    ``(value, gap)``, a negative gap when it is not solved to ``small_gap``."""
-    m, n = payoff.shape
-    for i in range(m):
-        for j in range(n):
-            shifted[i, j] = payoff[i, j] + (sign * u if loop[i, j] else 0.0)
+def _solve_shifted(shifted, loop_i, loop_j, sign, u, row, column, small_gap, warm_r, warm_c):
+    """The matrix game with the loop entries (``loop_i``, ``loop_j``) worth ``sign * u``
+    (a round that changes nothing, continued at value u), solved into ``row``/``column``
+    from the warm start: ``(value, gap)``, a negative gap when it is not solved to
+    ``small_gap``. ``shifted`` holds the payoffs off the loop; only its loop entries
+    are written."""
+    for k in range(loop_i.size):
+        shifted[loop_i[k], loop_j[k]] = sign * u
     return solve_checked(shifted, row, column, small_gap, warm_r, warm_c)
 
 
@@ -403,11 +403,15 @@ def _clean_into(p, out):
 
 
 @jit
-def loop_solve_kernel(payoff, loop, tol, max_iter, certify, margin, small_gap, row, column):
+def loop_solve_kernel(payoff, loop, tol, max_iter, certify, margin, small_gap, warm_r, warm_c,
+                      row, column):  # fmt: skip
     """``citadel.stage.solve_with_loop`` with the dense simplex: the same steps in the
     same order (see its docstring), each matrix game solved by
     ``tabletop._simplex.solve_checked``.
 
+    The first matrix game (the loop worth 0) starts its double oracle from the
+    supports of ``warm_r`` / ``warm_c`` (lengths m and n; zeros for none), e.g. a
+    neighbouring state's solution; the later ones from the first one's solution.
     Writes ``row`` and ``column``; returns ``(value, residual, gap, ok)``. ``ok`` is
     False when a matrix game was not solved to ``small_gap`` (the caller then solves
     the state another way). Work arrays: the shifted matrix (m, n) and five pairs of
@@ -416,14 +420,15 @@ def loop_solve_kernel(payoff, loop, tol, max_iter, certify, margin, small_gap, r
     """
     m, n = payoff.shape
     first_r, first_c = np.empty(m), np.empty(n)
-    value, gap = solve_checked(payoff, first_r, first_c, small_gap, np.zeros(m), np.zeros(n))
+    value, gap = solve_checked(payoff, first_r, first_c, small_gap, warm_r, warm_c)
     if gap < 0.0:
         return 0.0, 0.0, 0.0, False
-    has_loop = False
+    n_loop = 0
     for i in range(m):
         for j in range(n):
             if loop[i, j]:
-                has_loop = True
+                n_loop += 1
+    has_loop = n_loop > 0
     if not has_loop or abs(value) <= tol:
         row[:] = first_r
         column[:] = first_c
@@ -438,7 +443,16 @@ def loop_solve_kernel(payoff, loop, tol, max_iter, certify, margin, small_gap, r
             if loop[i, j]:
                 rest[i, j] = 0.0
             big = max(big, abs(payoff[i, j]))
-    shifted = np.empty((m, n))
+    shifted = rest.copy()
+    loop_i = np.empty(n_loop, dtype=np.int64)
+    loop_j = np.empty(n_loop, dtype=np.int64)
+    k = 0
+    for i in range(m):
+        for j in range(n):
+            if loop[i, j]:
+                loop_i[k] = i
+                loop_j[k] = j
+                k += 1
     cur_r, cur_c = first_r.copy(), first_c.copy()
     lo_r, lo_c = first_r.copy(), first_c.copy()
     hi_r, hi_c = np.empty(m), np.empty(n)
@@ -462,7 +476,7 @@ def loop_solve_kernel(payoff, loop, tol, max_iter, certify, margin, small_gap, r
         if not (lo < u <= hi):
             u = 0.5 * (lo + hi)
         # h(u)
-        v_u, g_u = _solve_shifted(payoff, loop, sign, u, shifted, cur_r, cur_c, small_gap,
+        v_u, g_u = _solve_shifted(shifted, loop_i, loop_j, sign, u, cur_r, cur_c, small_gap,
                                   first_r, first_c)  # fmt: skip
         if g_u < 0.0:
             return 0.0, 0.0, 0.0, False
@@ -480,7 +494,7 @@ def loop_solve_kernel(payoff, loop, tol, max_iter, certify, margin, small_gap, r
             current_is_lo = False
             if h_u >= -tol:  # a fixed point: is it the one nearest 0?
                 below = max(lo, u - certify)
-                v_b, g_b = _solve_shifted(payoff, loop, sign, below, shifted, try_r, try_c,
+                v_b, g_b = _solve_shifted(shifted, loop_i, loop_j, sign, below, try_r, try_c,
                                           small_gap, first_r, first_c)  # fmt: skip
                 if g_b < 0.0:
                     return 0.0, 0.0, 0.0, False
@@ -499,13 +513,13 @@ def loop_solve_kernel(payoff, loop, tol, max_iter, certify, margin, small_gap, r
         if hi - lo <= tol:
             break
     if not have_hi:
-        v_h, g_h = _solve_shifted(payoff, loop, sign, hi, shifted, hi_r, hi_c, small_gap,
+        v_h, g_h = _solve_shifted(shifted, loop_i, loop_j, sign, hi, hi_r, hi_c, small_gap,
                                   first_r, first_c)  # fmt: skip
         if g_h < 0.0:
             return 0.0, 0.0, 0.0, False
         h_hi = sign * (v_h - sign * hi)
     favoured = hi * (1.0 - margin)
-    _, g_f = _solve_shifted(payoff, loop, sign, favoured, shifted, try_r, try_c, small_gap,
+    _, g_f = _solve_shifted(shifted, loop_i, loop_j, sign, favoured, try_r, try_c, small_gap,
                             hi_r, hi_c)  # fmt: skip
     if g_f < 0.0:
         return 0.0, 0.0, 0.0, False

@@ -343,11 +343,15 @@ def solve_with_loop(payoff: np.ndarray, loop: np.ndarray, tol: float = 1e-10,
 
 
 def solve_with_loop_small(payoff: np.ndarray, loop: np.ndarray, tol: float = 1e-10,
-                          max_iter: int = 200) -> LoopSolution:  # fmt: skip
+                          max_iter: int = 200, warm=None) -> LoopSolution:  # fmt: skip
     """:func:`solve_with_loop` in compiled code, every matrix game solved by the dense
     simplex (:func:`tabletop.matrix_games.solve_small_zero_sum`); the same steps, so
     the same fixed point. Where a matrix game is not solved to its gap tolerance,
     :func:`solve_with_loop` solves the state, with HiGHS behind the simplex.
+
+    ``warm``: ``(row, column)`` weights of lengths m and n whose supports start the
+    double oracle of the first matrix game (a neighbouring state's solution, say);
+    the value does not depend on it, only the work to reach it.
 
     Examples
     --------
@@ -357,8 +361,11 @@ def solve_with_loop_small(payoff: np.ndarray, loop: np.ndarray, tol: float = 1e-
     (-0.5, [0.0, 1.0])
     """
     row, column = np.empty(payoff.shape[0]), np.empty(payoff.shape[1])
+    if warm is None:
+        warm = (np.zeros(payoff.shape[0]), np.zeros(payoff.shape[1]))
     value, residual, gap, ok = loop_solve_kernel(
-        payoff, loop, tol, max_iter, CERTIFY, FAVOURED_MARGIN, SMALL_GAP, row, column
+        payoff, loop, tol, max_iter, CERTIFY, FAVOURED_MARGIN, SMALL_GAP, warm[0], warm[1],
+        row, column,
     )
     if not ok:
         return solve_with_loop(payoff, loop, tol, max_iter, solver=solve_small_zero_sum)

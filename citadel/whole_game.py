@@ -13,7 +13,8 @@ the LP tolerance.
 Abstractions, stated and measured:
 
 * **Bid grid.** Amounts are multiples of ``rules.bid_step``; coarsening it is part
-  of the answer (``value_by_grid``).
+  of the answer (``value_by_grid``; :func:`grid_convergence` tabulates the standard
+  states grid by grid, with every direction by default).
 * **Directions.** ``"axis"`` (default) offers each side only its own direction;
   ``"fees"`` adds the 45° neighbour, which lets a side provoke a fee at a tie. The
   ``best_response`` measure plays against the solution with every legal order of
@@ -123,36 +124,55 @@ def _states(space: DuelSpace):
                 yield y, int(cn), int(cs)
 
 
-#: Seconds per state and per order of a side, of the stage games' LPs on 2 cores: the
-#: default rules (71,407 states of 101 orders a side) take about 30 min. A rough figure:
-#: on 2 busy cores a grid of 31 orders took up to 3 times longer per state and order.
-SECONDS_PER_STATE_ORDER = 2.5e-4
+#: Seconds per state of the compiled solve (:func:`solve_duel_game`) on 2 quiet cores:
+#: a fixed part plus a part growing with the square of the distinct orders a side has
+#: at the starting capital (the stage games' size; their supports grow with it too).
+#: Fitted to the eight-direction solves at capital 100 (71,407 states; 26 / 51 / 101
+#: distinct orders at bid step 20 / 10 / 5). A rough figure: on busy cores a solve
+#: takes several times longer.
+SECONDS_PER_STATE = 2e-5
+#: See :data:`SECONDS_PER_STATE`: seconds per state and per squared distinct order.
+SECONDS_PER_STATE_ORDER = 6e-8
+
+
+def _distinct_orders(rules: Rules, directions: str) -> int:
+    """The distinct orders of a side at the starting capital (see
+    :func:`citadel.stage.distinct_orders`): with ``"all"`` and everyone paying, a
+    direction and its mirror image across the column merge (five classes)."""
+    from citadel.stage import DIRECTION_SETS
+
+    n_dirs = len(DIRECTION_SETS[directions][0])
+    if directions == "all" and rules.payment == "all":
+        n_dirs = 5
+    amounts = int(np.count_nonzero(rules.legal_amounts(rules.capital)))
+    return 1 + amounts * n_dirs
 
 
 def solve_time(rules: Rules, directions: str = "axis") -> Estimate:
     """Time (and memory) of :func:`solve_duel_game`, from the size of the grid: one
-    stage game per state ``(y, capital N, capital S)``, each an LP over the orders.
+    stage game per state ``(y, capital N, capital S)``, each over the distinct orders
+    (:data:`SECONDS_PER_STATE`, :data:`SECONDS_PER_STATE_ORDER`).
 
     Examples
     --------
     >>> est = solve_time(Rules(n_players=2))
-    >>> est.knobs, 20 * 60 < est.seconds < 60 * 60
+    >>> est.knobs, 30 < est.seconds < 120
     ({'radius': 3, 'capital': 100, 'bid_step': 1, 'directions': 'axis'}, True)
+    >>> 10 * 60 < solve_time(Rules(n_players=2), "all").seconds < 60 * 60
+    True
     """
-    from citadel.stage import DIRECTION_SETS
-
     levels = rules.capital // rules.bid_step + 1
     if directions != "axis":  # fees take capitals off the grid: every integer is a level
         levels = rules.capital + 1
-    orders = 1 + (rules.capital // rules.bid_step) * len(DIRECTION_SETS[directions][0])
+    orders = _distinct_orders(rules, directions)
     states = (2 * rules.radius + 1) * levels**2
     knobs = {"radius": rules.radius, "capital": rules.capital, "bid_step": rules.bid_step,
              "directions": directions}  # fmt: skip
     # the values, and each state's optimal orders: two vectors of at most `orders` floats
     nbytes = 8 * states * (1 + 4 * orders)
-    return Estimate("citadel.solve_duel_game", nbytes, knobs,
-                    states * orders * SECONDS_PER_STATE_ORDER,
-                    f"{states:,} states of {orders} orders a side")  # fmt: skip
+    seconds = states * (SECONDS_PER_STATE + SECONDS_PER_STATE_ORDER * orders**2)
+    return Estimate("citadel.solve_duel_game", nbytes, knobs, seconds,
+                    f"{states:,} states of {orders} distinct orders a side")  # fmt: skip
 
 
 def _announce(estimate: Estimate) -> None:
@@ -175,7 +195,8 @@ def solve_duel_game(rules: Rules, directions: str = "axis", *,
     progress : bool, optional
         Show a progress bar over the states (default: when stderr is a terminal). A
         solve estimated to take more than 30 s (:func:`solve_time`; the default rules
-        take about half an hour) says so first, as a logged warning.
+        take about a minute, with ``"all"`` directions about 20 minutes) says so first, as a
+        logged warning.
 
     Returns
     -------
@@ -197,14 +218,19 @@ def solve_duel_game(rules: Rules, directions: str = "axis", *,
     return _solve_states(space, show)
 
 
-def _solve_states(space: DuelSpace, show: bool = False, fast: bool = True) -> DuelGameSolution:
+def _solve_states(space: DuelSpace, show: bool = False, fast: bool = True,
+                  warm: bool = False) -> DuelGameSolution:  # fmt: skip
     """Solve every state in order of increasing capitals.
 
     ``fast``: stage games over the :func:`citadel.stage.distinct_orders`, built by a
     compiled kernel and solved by the dense simplex
     (:func:`tabletop.matrix_games.solve_small_zero_sum`); otherwise over every order,
     built with numpy and solved by HiGHS (the plain solver the fast one is tested and
-    timed against).
+    timed against). ``warm`` (fast only): each state's double oracle starts from the
+    optimal orders of the state one capital of S below at the same row, solved just
+    before (the supports of neighbouring states differ by a few orders); without it,
+    from the first and last order of each side (the solver before warm starts, kept
+    as the benchmark's baseline).
     """
     r = space.rules.radius
     n_lev = space.levels.size
@@ -219,10 +245,21 @@ def _solve_states(space: DuelSpace, show: bool = False, fast: bool = True) -> Du
         build = partial(duel_matrix, space)
         solve = solve_with_loop
     level_of = space.level_of
+    # each state's first matrix game starts from the solution one capital level of S
+    # below at the same row (the previous state of that row): weights on every order
+    last_row = np.zeros((2 * r + 1, space.amounts[0].size))
+    last_col = np.zeros((2 * r + 1, space.amounts[1].size))
     with progress_bar(values.size, "citadel duel", show, "state") as bar:
         for y, cn, cs in _states(space):
             rows, cols, payoff, loop = build(y, cn, cs, values)
-            sol = solve(payoff, loop)
+            if fast and warm:
+                sol = solve(payoff, loop, warm=(last_row[y + r, rows], last_col[y + r, cols]))
+                last_row[y + r] = 0.0
+                last_col[y + r] = 0.0
+                last_row[y + r, rows] = sol.row
+                last_col[y + r, cols] = sol.column
+            else:
+                sol = solve(payoff, loop)
             values[y + r, level_of[cn], level_of[cs]] = sol.value
             keep_r = sol.row > 1e-12
             keep_c = sol.column > 1e-12
@@ -378,3 +415,113 @@ def value_by_grid(rules: Rules, steps, directions: str = "axis", states=((0, Non
             out[f"V(y={y}, {cn}, {cs})"] = sol.value(y, cn, cs) if on_grid else np.nan
         rows[int(step)] = out
     return pd.DataFrame.from_dict(rows, orient="index").rename_axis("bid_step")
+
+
+#: The states of :func:`grid_convergence`: name -> (y, N's capital, S's capital) as
+#: shares of the starting capital (S's rounded down): the start, N one row ahead, N two
+#: rows behind, N holding twice S's capital at the start's row.
+STANDARD_STATES = {
+    "start": (0, 1.0, 1.0),
+    "one-row lead": (1, 1.0, 1.0),
+    "two-row deficit": (-2, 1.0, 1.0),
+    "2:1 capital": (0, 1.0, 0.5),
+}
+
+
+def standard_states(rules: Rules) -> dict:
+    """:data:`STANDARD_STATES` at ``rules``' capital: name -> ``(y, cap_n, cap_s)``.
+
+    Examples
+    --------
+    >>> standard_states(Rules(n_players=2))["2:1 capital"]
+    (0, 100, 50)
+    """
+    rules = Rules.check(rules, default=False)
+    c = rules.capital
+    return {name: (y, int(c * n), int(c * s)) for name, (y, n, s) in STANDARD_STATES.items()}
+
+
+def grid_convergence(rules: Rules, steps, directions: str = "all", *, check: bool = False,
+                     progress: bool | None = None) -> pd.DataFrame:  # fmt: skip
+    """The duel solved on each bid grid of ``steps``: where a coarse grid misleads.
+
+    Each step solves :func:`solve_duel_game` on ``rules`` with that ``bid_step`` and
+    reads the value of the :func:`standard_states` (the start, a one-row lead, a
+    two-row deficit, 2:1 capital); a state whose capitals are off a grid (possible
+    with ``directions="axis"``, whose capitals stay on the grid), or whose row is off
+    the board (radius 1), is NaN there.
+
+    Parameters
+    ----------
+    rules : Rules
+        Two-player rules; their ``bid_step`` is replaced by each of ``steps``.
+    steps : sequence of int
+        Bid steps (each >= 1), in the order of the rows.
+    directions : {"all", "fees", "axis"}
+        Each side's directions (default: all eight, the game as written).
+    check : bool
+        Also measure each solution's exploitability by an exact best response over
+        every legal order of the eight directions (:func:`check_solution`; it takes
+        several times as long as the solve).
+    progress : bool, optional
+        A progress bar for each solve (default: when stderr is a terminal).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by ``bid_step``: ``seconds`` (wall time of the solve), ``states``,
+        ``orders`` (a side's legal orders at the start), ``distinct`` (those left
+        after merging orders with identical outcomes, the ones the solver sees), the
+        value V = P(N wins) - P(S wins) at each standard state, and with ``check``
+        the ``exploitability``. ``attrs["states"]`` holds the states' coordinates.
+
+    Examples
+    --------
+    On a board of radius 2 with 8 points each, the grid of 4 sees no worth in a
+    one-row lead; every amount (bid_step 1) does:
+
+    >>> table = grid_convergence(Rules(n_players=2, radius=2, capital=8), [4, 1])
+    >>> table.index.tolist(), table.columns[4:].tolist()
+    ([4, 1], ['start', 'one-row lead', 'two-row deficit', '2:1 capital'])
+    >>> bool(abs(table.loc[4, "one-row lead"]) < 1e-12), bool(table.loc[1, "one-row lead"] > 0.1)
+    (True, True)
+    """
+    import dataclasses
+    import time
+
+    import pandas as pd
+
+    from citadel.stage import distinct_orders
+    from tabletop.validate import check_int
+
+    rules = Rules.check(rules, default=False)
+    if isinstance(steps, (str, bytes)) or not hasattr(steps, "__iter__"):
+        raise TypeError(f"steps must be a sequence of bid steps, got {steps!r:.80}")
+    steps = [check_int(f"steps[{k}]", s, 1, rules.capital) for k, s in enumerate(steps)]
+    if not steps:
+        raise ValueError("steps must hold at least one bid step, got none")
+    check_choice("directions", directions, ("axis", "fees", "all"))
+    states = standard_states(rules)
+    rows = {}
+    for step in steps:
+        start = time.perf_counter()
+        sol = solve_duel_game(dataclasses.replace(rules, bid_step=step), directions,
+                              progress=progress)  # fmt: skip
+        seconds = time.perf_counter() - start
+        space = sol.space
+        out = {
+            "seconds": seconds,
+            "states": int(sol.values.size),
+            "orders": int(space.amounts[0].size),
+            "distinct": int(distinct_orders(space, 0).size),
+        }
+        for name, (y, cn, cs) in states.items():
+            on_grid = space.level_of[cn] >= 0 and space.level_of[cs] >= 0
+            out[name] = sol.value(y, cn, cs) if on_grid and abs(y) <= rules.radius else np.nan
+        if check:
+            out["exploitability"] = check_solution(sol, "all", progress=progress).exploitability
+        rows[step] = out
+    table = pd.DataFrame.from_dict(rows, orient="index").rename_axis("bid_step")
+    table = table.astype({"states": np.int64, "orders": np.int64, "distinct": np.int64})
+    table.attrs["states"] = states
+    return table

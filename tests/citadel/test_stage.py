@@ -244,3 +244,20 @@ def test_compiled_loop_solve_matches_solve_with_loop():
         assert fast.residual <= 1e-9
         for p in (fast.row, fast.column):
             assert p.min() >= 0 and p.sum() == pytest.approx(1.0, abs=1e-12)
+
+
+def test_warm_start_changes_no_value():
+    """The first matrix game's double oracle may start from any supports (a
+    neighbouring state's): the fixed point is the same."""
+    rng = np.random.default_rng(21)
+    for k in range(60):
+        m, n = rng.integers(21, 45, size=2)  # past 400 entries: the double oracle
+        payoff = rng.uniform(-1, 1, size=(m, n)).round(1 if k % 2 else 6)
+        loop = np.zeros((m, n), dtype=bool)
+        loop[0, 0] = True
+        payoff[0, 0] = 0.0
+        warm = (rng.random(m) < 0.3) * 1.0, (rng.random(n) < 0.3) * 1.0
+        cold, hot = solve_with_loop_small(payoff, loop), solve_with_loop_small(payoff, loop,
+                                                                               warm=warm)
+        assert hot.value == pytest.approx(cold.value, abs=1e-12)
+        assert hot.residual <= 1e-9 and hot.gap <= 1e-11
