@@ -96,6 +96,19 @@ CASES = {
     """,
 }
 
+# ---- long calls audited since: whole games of 10**6 rounds, Samarra's games and
+# tournaments, the Citadel two-sided, coalition and stalling solves, Panache's
+# committed duel, rule search and player sheet
+CASES.update({
+    "citadel games of a million rounds each": """
+        from citadel import Rules, simulate_games
+        rules = Rules(radius=50, max_rounds=10**6)
+        simulate_games(rules, "saver", 2, seed=1)
+        READY()
+        simulate_games(rules, ["random", "saver", "saver", "saver"], 100, seed=1)
+    """,
+})
+
 PRELUDE = """
 import sys
 FOLDER = sys.argv[1]
