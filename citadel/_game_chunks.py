@@ -111,7 +111,7 @@ def advance_games_kernel(seeds, first_chunk, chunk_size, n_games, kinds, budget,
         if g >= end:
             continue
         if g < 0:
-            np.random.seed(seeds[k])
+            np.random.seed(seeds[k])  # noqa: NPY002 - numba's per-thread generator
             g = c * chunk_size
             playing = False
         else:
