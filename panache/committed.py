@@ -110,7 +110,8 @@ def _policy(rules: Rules, name: str, policy) -> TurnPolicy | None:
 
 
 #: Bytes :func:`committed_duel` holds beside its two tables (turn tables, policies, the
-#: answers' caches), measured with tracemalloc at the default start: 1.3 MB in all.
+#: answers' caches), measured with tracemalloc: 1.3 MB in all at the default rules,
+#: under 0.1 MB beside the tables with 3 dice.
 COMMITTED_OVERHEAD = 1_000_000
 
 

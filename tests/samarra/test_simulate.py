@@ -1,3 +1,5 @@
+import re
+
 import pytest
 
 from samarra import Rules
@@ -119,7 +121,7 @@ def test_tournament_bar_counts_every_game(capsys):
     shown = tournament(Rules(length=3), agents, 3, seed=2, progress=True)
     assert shown.equals(plain)
     err = capsys.readouterr().err
-    assert "samarra tournament" in err and "12/12" in err
+    assert "samarra tournament" in err and re.search(r"\b12(\.0)?/12(\.0)?\b", err), err
     with pytest.raises(TypeError, match="progress"):
         play_games(Rules(length=3), RandomAgent(), RandomAgent(), 2, progress="yes")
 
