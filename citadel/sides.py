@@ -50,6 +50,7 @@ import numpy as np
 from citadel._kernels import resolve_many_kernel
 from citadel.rules import DIRECTIONS, Rules
 from citadel.stage import solve_with_loop, stationary_value
+from tabletop.budget import Estimate, check_memory, progress_bar, show_progress
 from tabletop.frozen import same_fields
 from tabletop.validate import check_instance
 
@@ -366,8 +367,58 @@ class SidesSolution:
 OBJECTIVES = {"difference": (1.0, -1.0), "score": (1.0, 0.0)}
 
 
+#: Bytes a solved state keeps: its value and both sides' mixed orders (dict entries with
+#: their small arrays), measured with tracemalloc on radius 1, capital 10-20, bid step 5.
+STATE_BYTES = 1100
+
+#: Seconds per state: a fixed part and a part per entry of the state's stage game,
+#: measured on the 2-core reference machine under a load of about 15 (28 ms at 3 x 3
+#: orders, 96 ms at 9 x 9, 130 ms at 17 x 17).
+STATE_SECONDS = (0.03, 4e-4)
+
+
+def sides_size(rules: Rules, side="NE", compass: bool = False) -> Estimate:
+    """Memory and time of :func:`solve_sides`, from the rules alone: the stage tables
+    (``m x n`` combined orders of the two sides, resolved for every pair) and, per
+    state (pawn cell x pooled capital of each side), its value and both mixed orders.
+
+    Examples
+    --------
+    >>> est = sides_size(Rules(radius=1, capital=10, bid_step=5), "NE")
+    >>> est.knobs["states"], est.knobs["orders"]
+    (225, '9 x 9')
+    """
+    seats_a = check_side(rules, side)
+    seats_b = tuple(i for i in range(rules.n_players) if i not in seats_a)
+    grid = rules.capital // rules.bid_step - (rules.smallest_bid - 1) // rules.bid_step
+    grid = max(grid, 0)  # positive legal amounts of one seat's capital
+    low_in_grid = rules.smallest_bid <= rules.capital
+    orders, levels = [], []
+    for seats in (seats_a, seats_b):
+        n_m = len(seats)
+        ways = 8 if compass else n_m
+        if rules.min_bid == 0:
+            m = 1 + grid * ways * n_m
+        else:
+            m = 1 + (n_m - 1) * ways + grid * ways * n_m - (ways * (n_m - 1) if low_in_grid else 0)
+        orders.append(m)
+        step = 1 if compass else rules.bid_step
+        levels.append(rules.capital * n_m // step + 1)
+    m, n = orders
+    states = (2 * rules.radius + 1) ** 2 * levels[0] * levels[1]
+    nbytes = m * n * (40 * rules.n_players + 128) + states * STATE_BYTES
+    seconds = states * (STATE_SECONDS[0] + STATE_SECONDS[1] * m * n)
+    return Estimate("citadel.solve_sides", int(nbytes),
+                    {"radius": rules.radius, "capital": rules.capital,
+                     "bid_step": rules.bid_step, "compass": compass, "states": states,
+                     "orders": f"{m} x {n}"},
+                    seconds, f"{states:,} states x {STATE_BYTES} bytes, stage tables "
+                    f"{m} x {n}")  # fmt: skip
+
+
 def solve_sides(rules: Rules, side="NE", objective: str = "difference",
-                compass: bool = False) -> SidesSolution:  # fmt: skip
+                compass: bool = False, *, allow_large: bool = False,
+                progress: bool | None = None) -> SidesSolution:  # fmt: skip
     """Solve the game between ``side`` and the other seats (see the module docstring).
 
     Parameters
@@ -386,6 +437,12 @@ def solve_sides(rules: Rules, side="NE", objective: str = "difference",
         Let both sides write their combined order in any of the eight directions
         (default: their members' own directions). Ties can then cost fees, so every
         integer capital is a state: for small boards.
+    allow_large : bool
+        Solve even when the tables (:func:`sides_size`) exceed the memory available
+        (default False: refuse with a one-line ``MemoryError`` before any work).
+    progress : bool, optional
+        Show a progress bar over the states (default: when stderr is a terminal). The
+        states are solved one by one in Python, so Ctrl-C stops the solve between two.
 
     Returns
     -------
@@ -405,6 +462,10 @@ def solve_sides(rules: Rules, side="NE", objective: str = "difference",
     rules = Rules.check(rules, default=False)
     objective = check_choice("objective", objective, tuple(OBJECTIVES))
     compass = check_bool("compass", compass)
+    allow_large = check_bool("allow_large", allow_large)
+    show_progress(progress)
+    check_memory(sides_size(rules, side, compass), allow_large,
+                 hint="lower the radius or the capital, or raise bid_step")  # fmt: skip
     space = sides_space(rules, side, (compass, compass))
     r = rules.radius
     shape = (2 * r + 1, 2 * r + 1, space.levels[0].size, space.levels[1].size)
@@ -412,17 +473,30 @@ def solve_sides(rules: Rules, side="NE", objective: str = "difference",
     weights = _weights(space, OBJECTIVES[objective])
     row, column = {}, {}
     residual = lp_gap = 0.0
-    for x, y, la, lb, ca, cb in _states(space):
-        rows, cols, payoff, loop = _stage(space, values, weights, x, y, ca, cb)
-        sol = solve_with_loop(payoff, loop)
-        values[x + r, y + r, la, lb] = sol.value
-        keep_r = sol.row > 1e-12
-        keep_c = sol.column > 1e-12
-        row[(x, y, ca, cb)] = (rows[keep_r], sol.row[keep_r] / sol.row[keep_r].sum())
-        column[(x, y, ca, cb)] = (cols[keep_c], sol.column[keep_c] / sol.column[keep_c].sum())
-        residual = max(residual, sol.residual)
-        lp_gap = max(lp_gap, sol.gap)
+    bar = progress_bar(values.size, f"citadel sides {side_name(rules, space.sides[0])}",
+                       progress, "state")  # fmt: skip
+    with bar:
+        for state in _states(space):
+            residual, lp_gap = _solve_state(space, values, weights, state, row, column,
+                                            residual, lp_gap)  # fmt: skip
+            bar.update(1)
     return SidesSolution(space, values, row, column, residual, lp_gap, objective)
+
+
+def _solve_state(space, values, weights, state, row, column, residual, lp_gap):
+    """Solve one state into ``values``, ``row`` and ``column``; the running maxima."""
+    x, y, la, lb, ca, cb = state
+    r = space.rules.radius
+    rows, cols, payoff, loop = _stage(space, values, weights, x, y, ca, cb)
+    sol = solve_with_loop(payoff, loop)
+    values[x + r, y + r, la, lb] = sol.value
+    keep_r = sol.row > 1e-12
+    keep_c = sol.column > 1e-12
+    row[(x, y, ca, cb)] = (rows[keep_r], sol.row[keep_r] / sol.row[keep_r].sum())
+    column[(x, y, ca, cb)] = (cols[keep_c], sol.column[keep_c] / sol.column[keep_c].sum())
+    residual = max(residual, sol.residual)
+    lp_gap = max(lp_gap, sol.gap)
+    return residual, lp_gap
 
 
 def _weights(space: SidesSpace, per_side) -> np.ndarray:

@@ -5,10 +5,17 @@ generator seeded with the ``c``-th child of the ``seed``'s SeedSequence, so the
 output depends on ``seed`` and ``chunk_size`` only, never on the number of threads.
 The loop is the one of ``citadel.game.play_game`` (tests hold the two against each
 other game by game for the deterministic agents).
+
+A game may last up to ``max_rounds`` (10**6) rounds, seconds of work on its own, so
+the kernel (:mod:`citadel._game_chunks`) plays each chunk for a budget of rounds per
+call and keeps its place, generator state included, for the next call: control comes
+back to Python (Ctrl-C, the progress bar) about every ``CHUNK_SECONDS`` whatever the
+length of the games, and the budgets never change the games played.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -16,10 +23,17 @@ from typing import TYPE_CHECKING
 import numba
 import numpy as np
 
-from citadel._kernels import simulate_games_kernel
+from citadel._game_chunks import advance_games_kernel, work_arrays
 from citadel.agents import AGENTS
 from citadel.rules import Rules
-from tabletop.budget import Chunks, Estimate, check_memory, progress_bar, show_progress
+from tabletop.budget import (
+    CHUNK_SECONDS,
+    Estimate,
+    check_memory,
+    interruptible,
+    progress_bar,
+    show_progress,
+)
 from tabletop.frozen import same_fields
 from tabletop.seeding import check_count, chunk_seeds
 from tabletop.stats import chi_square_test, estimate_mean
@@ -29,6 +43,15 @@ if TYPE_CHECKING:
 
 
 DEFAULT_CHUNK = 1 << 12
+
+#: Chunks played side by side in one kernel call, per numba thread.
+BATCH_CHUNKS = 4
+
+#: Rounds per chunk of a run's first kernel call; later calls aim at CHUNK_SECONDS.
+FIRST_BUDGET = 1 << 12
+
+#: Fewest rounds per chunk of a call.
+MIN_BUDGET = 64
 
 
 @dataclass(frozen=True, eq=False)
@@ -119,17 +142,38 @@ def kernel_arguments(rules: Rules) -> dict:
 
 def games_size(n_players: int, n: int) -> Estimate:
     """Memory of :func:`simulate_games`: per game, the scores (``float64``) and the
-    capitals (``int64``) of every seat, the rounds and the pawn's cell, and the batch's
-    copy of them before they are joined.
+    capitals (``int64``) of every seat, the rounds and the pawn's cell, written in place
+    by the kernel (the chunk seeds, 4 bytes per chunk, and the work arrays of a batch of
+    chunks are small beside them).
 
     Examples
     --------
     >>> games_size(2, 1000).nbytes
-    112000
+    56000
     """
-    per_game = 2 * (16 * n_players + 24)
+    per_game = 16 * n_players + 24
     return Estimate("citadel.simulate_games", n * per_game, {"n": n},
                     detail=f"{n:,} games x {per_game} bytes")  # fmt: skip
+
+
+def _calls(n_chunks: int, chunk_size: int, n: int):
+    """The kernel calls of a run: ``(c0, c1, work arrays)`` for each call on the batch of
+    chunks ``c0 .. c1 - 1``, repeated until every game of the batch has ended (the
+    caller's call between two items moves them on)."""
+    width = BATCH_CHUNKS * numba.get_num_threads()
+    for c0 in range(0, n_chunks, width):
+        c1 = min(n_chunks, c0 + width)
+        ends = np.minimum(np.arange(c0 + 1, c1 + 1) * chunk_size, n)
+        work = work_arrays(c1 - c0)
+        while (work[0][:, 0] < ends).any():
+            yield c0, c1, work
+
+
+def _next_budget(budget: int, spent: float) -> int:
+    """Rounds per chunk of the next call: about CHUNK_SECONDS of work, at most doubling."""
+    if spent <= 0:
+        return 2 * budget
+    return max(MIN_BUDGET, min(2 * budget, int(budget * CHUNK_SECONDS / spent)))
 
 
 def simulate_games(
@@ -158,10 +202,10 @@ def simulate_games(
         Simulate even when the results (:func:`games_size`) exceed the memory
         available (default False: refuse with a ``MemoryError`` before any work).
     progress : bool, optional
-        Show a progress bar (default: when stderr is a terminal). The chunks run in
-        batches that return to Python several times a second, so Ctrl-C stops long
-        runs (many games, or a large ``max_rounds`` that lets games run long); the
-        batches do not change the games.
+        Show a progress bar (default: when stderr is a terminal). The kernel returns
+        to Python several times a second, even inside one game of 10**6 rounds, so
+        Ctrl-C stops long runs (many games, or a large ``max_rounds`` that lets games
+        run long); where it stops does not change the games.
 
     Returns
     -------
@@ -188,19 +232,19 @@ def simulate_games(
     n_chunks = -(-n // chunk_size)
     seeds = chunk_seeds(seed, n_chunks)
     arguments = kernel_arguments(rules)
-    parts = []
+    scores = np.zeros((n, rules.n_players))
+    rounds = np.zeros(n, dtype=np.int64)
+    caps = np.zeros((n, rules.n_players), dtype=np.int64)
+    pawn = np.zeros((n, 2), dtype=np.int64)
+    budget = FIRST_BUDGET
     with progress_bar(n, "citadel games", progress, "game") as bar:
-        # batches of whole chunks: chunk c of a batch starting at chunk c0 is chunk
-        # c0 + c of the run, with its seed and its games
-        for c0, c1 in Chunks(n_chunks, first=2 * numba.get_num_threads()):
-            games = min(c1 * chunk_size, n) - c0 * chunk_size
-            parts.append(simulate_games_kernel(seeds[c0:c1], chunk_size, games, kinds,
-                                               **arguments))  # fmt: skip
-            bar.update(games)
-    scores, rounds, caps, pawn = (
-        parts[0][i] if len(parts) == 1 else np.concatenate([p[i] for p in parts])
-        for i in range(4)
-    )
+        for c0, c1, work in interruptible(_calls(n_chunks, chunk_size, n)):
+            began = time.perf_counter()
+            done = advance_games_kernel(seeds[c0:c1], c0, chunk_size, n, kinds, budget, *work,
+                                        scores, rounds, caps, pawn, **arguments)  # fmt: skip
+            spent = time.perf_counter() - began
+            budget = _next_budget(budget, spent)
+            bar.update(int(done))
     names = tuple(AGENTS[k] for k in kinds)
     return GameSamples(scores, rounds, caps, pawn, rules.seats, names)
 

@@ -38,16 +38,16 @@ def _pair(a, b, w, wins, parts, odds, committed, turn, work):
 
 
 @jit
-def committed_duel_kernel(max_points, turn, odds, pi_optimal, pi_committed, committed_dist,
-                          committed_turn):  # fmt: skip
+def committed_duel_kernel(max_points, turn, odds, pis, committed):
     """Winning chances of the committed player C and the optimal player O.
 
     ``win_c[a, b]``: C to move with ``a`` points against O's ``b``; ``win_o[b, a]``: O
-    to move with ``b`` against C's ``a``. C's turn roll ends on total ``totals[i]``
-    with probability ``committed_dist[i]`` when ``committed_turn`` (else C rolls
-    optimally); its Master Panache attempt succeeds with ``pi_committed``. Every other
-    decision of both players maximises its own winning chance. ``turn`` and ``odds``
-    are the duel's :class:`panache._duel_kernels.TurnArrays` and ``DuelOdds``.
+    to move with ``b`` against C's ``a``. ``committed`` = (``committed_dist``,
+    ``committed_turn``): C's turn roll ends on total ``totals[i]`` with probability
+    ``committed_dist[i]`` when ``committed_turn`` (else C rolls optimally); ``pis`` =
+    (O's, C's) Master Panache success chance. Every other decision of both players
+    maximises its own winning chance. ``turn`` and ``odds`` are the duel's
+    :class:`panache._duel_kernels.TurnArrays` and ``DuelOdds``.
 
     States {C at (a, b), O at (b, a)} are solved in increasing order of a + b; within
     a pair the two values depend on each other only through "nothing changes"
@@ -55,15 +55,27 @@ def committed_duel_kernel(max_points, turn, odds, pi_optimal, pi_committed, comm
     ``solve_duel_kernel``. Returns both tables and the number of pairs whose residual
     exceeded 1e-12.
     """
-    n, sums = turn.n, turn.sums
     win_c = np.full((max_points + 1, max_points + 1), np.nan)
     win_o = np.full((max_points + 1, max_points + 1), np.nan)
+    bad = committed_range_kernel(2, 2 * max_points + 1, (win_c, win_o), max_points, turn, odds,
+                                 pis, committed)  # fmt: skip
+    return win_c, win_o, bad
+
+
+@jit
+def committed_range_kernel(lo, hi, wins, max_points, turn, odds, pis, committed):
+    """The pairs of :func:`committed_duel_kernel` with ``lo <= a + b < hi``, written
+    into ``wins`` = (``win_c``, ``win_o``) (``(max_points + 1)``-square, every smaller
+    sum already solved, NaN elsewhere). Returns the number of those pairs that did not
+    converge. A pair reads only pairs of smaller sums, so consecutive ranges give
+    exactly the tables of one call over all of them."""
+    n, sums = turn.n, turn.sums
+    win_c, win_o = wins
+    pi_optimal, pi_committed = pis
     work = (np.full(sums.shape[0], np.nan), np.full(sums.shape[0], np.nan),
             np.empty((n + 1, sums.shape[0])), np.empty((n + 1, sums.shape[0])))  # fmt: skip
-    wins = (win_c, win_o)
-    committed = (committed_dist, committed_turn)
     bad = 0
-    for total in range(2, 2 * max_points + 1):
+    for total in range(lo, hi):
         for a in range(max(1, total - max_points), min(max_points, total - 1) + 1):
             b = total - a
             stake_a = stake_ceiling(a, odds.stake_factor, odds.stake_cap)
@@ -86,4 +98,4 @@ def committed_duel_kernel(max_points, turn, odds, pi_optimal, pi_committed, comm
             win_o[b, a] = g
             if abs(f - w) > 1e-12:
                 bad += 1
-    return win_c, win_o, bad
+    return bad

@@ -223,7 +223,8 @@ def is_rule_line(paragraph: str) -> bool:
 
 
 def player_sheet(rules: Rules | None = None, turn_margin: float = 0.05, mp_margin: float = 0.02,
-                 max_clauses: int = 4, beam: int = 30) -> PlayerSheet:  # fmt: skip
+                 max_clauses: int = 4, beam: int = 30, *, allow_large: bool = False,
+                 progress: bool | None = None) -> PlayerSheet:  # fmt: skip
     """Find, price and present the rules of thumb (see the module docstring).
 
     Parameters
@@ -236,6 +237,13 @@ def player_sheet(rules: Rules | None = None, turn_margin: float = 0.05, mp_margi
         Largest cost in the chance of a total of 0 for the Master Panache rule (>= 0).
     max_clauses, beam : int
         Passed to :func:`panache.search_rules`.
+    allow_large : bool
+        Go ahead even when the committed duel's tables
+        (:func:`panache.committed.committed_size`) exceed the memory available
+        (default False: a one-line ``MemoryError`` before any work).
+    progress : bool, optional
+        Bars of the searches and of each committed duel (default: when stderr is a
+        terminal); every part returns to Python often, so Ctrl-C stops the sheet.
 
     Returns
     -------
@@ -243,14 +251,20 @@ def player_sheet(rules: Rules | None = None, turn_margin: float = 0.05, mp_margi
     """
     import pandas as pd
 
-    from tabletop.validate import check_float
+    from panache.committed import committed_size
+    from tabletop.budget import check_memory, show_progress
+    from tabletop.validate import check_bool, check_float
 
     rules = Rules.check(rules)
     margins = {}
     for name, value in (("turn_margin", turn_margin), ("mp_margin", mp_margin)):
         margins[name] = check_float(name, value, 0.0)
+    allow_large = check_bool("allow_large", allow_large)
+    show_progress(progress)
+    check_memory(committed_size(rules), allow_large)
     searches: dict[str, RuleSearch] = {
-        goal: search_rules(rules, goal, max_clauses=max_clauses, beam=beam) for goal in GOALS
+        goal: search_rules(rules, goal, max_clauses=max_clauses, beam=beam, progress=progress)
+        for goal in GOALS
     }
     turn_rule = searches["ev"].shortest_within(margins["turn_margin"])
     mp_rule = searches["zero"].shortest_within(margins["mp_margin"])
@@ -258,7 +272,7 @@ def player_sheet(rules: Rules | None = None, turn_margin: float = 0.05, mp_margi
     for goal, found in searches.items():
         for rule, (clauses, row) in zip(found.best, found.table.iterrows(), strict=True):
             kwargs = {"turn_policy": rule} if goal == "ev" else {"mp_policy": rule}
-            res = committed_duel(rules, **kwargs)
+            res = committed_duel(rules, **kwargs, allow_large=True, progress=progress)
             picked = rule is (turn_rule if goal == "ev" else mp_rule)
             rows.append((goal, clauses, row["value"], found.optimum, row["cost"], res.cost,
                          picked, row["rule"]))  # fmt: skip
@@ -273,7 +287,7 @@ def player_sheet(rules: Rules | None = None, turn_margin: float = 0.05, mp_margi
     }
     duel_rows = {}
     for label, (turn, attempt) in ways.items():
-        res = committed_duel(rules, turn, attempt)
+        res = committed_duel(rules, turn, attempt, allow_large=True, progress=progress)
         duel_rows[label] = {"first": res.first_player_win, "second": res.second_player_win,
                             "mean": res.mean_win, "cost": res.cost}  # fmt: skip
     duel = pd.DataFrame.from_dict(duel_rows, orient="index").rename_axis("player C plays")

@@ -399,7 +399,7 @@ class RuleSearch:
 
 
 def search_rules(rules: Rules | None = None, utility: str = "ev", max_clauses: int = 3,
-                 beam: int = 40) -> RuleSearch:  # fmt: skip
+                 beam: int = 40, *, progress: bool | None = None) -> RuleSearch:  # fmt: skip
     """The best decision lists of 1..``max_clauses`` clauses for ``utility``.
 
     Parameters
@@ -412,6 +412,11 @@ def search_rules(rules: Rules | None = None, utility: str = "ev", max_clauses: i
         1..5.
     beam : int
         Lists of each length >= 2 extended to the next length (>= 1).
+    progress : bool, optional
+        Show a bar counting the lists scored (default: when stderr is a terminal).
+        Each list is scored by a short kernel call from Python, so Ctrl-C stops the
+        search between two; the lists kept stay few (at most ``beam`` extended per
+        length), so the memory is small.
 
     Notes
     -----
@@ -439,10 +444,14 @@ def search_rules(rules: Rules | None = None, utility: str = "ev", max_clauses: i
     u = utility_vector(rules, utility)
     max_clauses = check_int("max_clauses", max_clauses, 1, 5)
     beam = check_int("beam", beam, 1)
-    return _search(rules, utility, u, max_clauses, beam)
+    from tabletop.budget import progress_bar, show_progress
+
+    show_progress(progress)
+    with progress_bar(None, f"panache rule search ({utility})", progress, "list") as bar:
+        return _search(rules, utility, u, max_clauses, beam, bar)
 
 
-def _search(rules, utility, u, max_clauses, beam) -> RuleSearch:
+def _search(rules, utility, u, max_clauses, beam, bar=None) -> RuleSearch:
     import pandas as pd
 
     tables = _entry_tables(rules)
@@ -453,6 +462,8 @@ def _search(rules, utility, u, max_clauses, beam) -> RuleSearch:
     def score(clauses):
         nonlocal count
         count += 1
+        if bar is not None:
+            bar.update(1)
         return _value(rules, tables, _kept(tables, clauses), u)
 
     # ties: the first found in the fixed enumeration order, which lists simpler

@@ -117,6 +117,12 @@ def setup_game(rules: Rules | None = None, table: Table | None = None, **solve_o
     table : Table, optional
         A solved table (else :func:`samarra.solve.solve` is called with
         ``solve_options``).
+    **solve_options
+        Passed to :func:`samarra.solve.solve`: ``allow_large`` (a table larger than
+        the memory available is refused before any work unless True), ``progress``
+        (its bar), ``cache``, ``directory``. The solve is all the long work here: the
+        setup game itself is one matrix game of setups x setups (6 x 6 for three
+        figures), solved in milliseconds.
 
     Returns
     -------

@@ -96,6 +96,45 @@ CASES = {
     """,
 }
 
+# ---- long calls audited since: whole games of 10**6 rounds, Samarra's games and
+# tournaments, the Citadel two-sided, coalition and stalling solves, Panache's
+# committed duel, rule search and player sheet
+CASES.update({
+    "citadel games of a million rounds each": """
+        from citadel import Rules, simulate_games
+        rules = Rules(radius=50, max_rounds=10**6)
+        simulate_games(rules, "saver", 2, seed=1)
+        READY()
+        simulate_games(rules, ["random", "saver", "saver", "saver"], 100, seed=1)
+    """,
+    "citadel two sides on the default board": """
+        from citadel import Rules, solve_sides
+        solve_sides(Rules(radius=1, capital=10, bid_step=5), "NE")
+        READY()
+        solve_sides(Rules(), "NE")
+    """,
+    "citadel coalition values on the default board": """
+        from citadel import Rules, coalition_values
+        coalition_values(Rules(radius=1, capital=5, bid_step=5))
+        READY()
+        coalition_values(Rules())
+    """,
+    "panache committed duel from 400 points": """
+        from panache import Rules
+        from panache.committed import committed_duel
+        committed_duel(Rules(n_players=2, start_points=6, n_dice=3))
+        READY()
+        committed_duel(Rules(n_players=2, start_points=400))
+    """,
+    "samarra tournament of a million games a pairing": """
+        from samarra import GreedyAgent, RandomAgent, Rules, tournament
+        agents = {"random": RandomAgent(), "greedy": GreedyAgent()}
+        tournament(Rules(length=3), agents, 2, seed=1)
+        READY()
+        tournament(Rules(length=4), agents, 10**6, seed=1)
+    """,
+})
+
 PRELUDE = """
 import sys
 FOLDER = sys.argv[1]

@@ -452,7 +452,8 @@ def _api() -> dict[str, Entry]:
             {"rules": _rules_optional(P), "n_games": Int(2, None, 50), "seed": SEED},
             pd.DataFrame, lambda r, a: _check_card(r), slow=True),
         "panache.committed_duel": Entry(
-            {"rules": Rules(P), "turn_policy": Fixed(lambda d: None, "ev", 3),
+            {"allow_large": BOOL, "progress": PROGRESS,
+             "rules": Rules(P), "turn_policy": Fixed(lambda d: None, "ev", 3),
              "mp_policy": Fixed(lambda d: None, "ev", 3)},
             panache.CommittedDuel, lambda r, a: _in_unit(r.first_player_win), slow=True),
         "panache.duel_keeps": Entry(
@@ -484,7 +485,8 @@ def _api() -> dict[str, Entry]:
             pd.DataFrame),
         "panache.mp_success": Entry({"rules": Rules(P)}, float, lambda r, a: _in_unit(r)),
         "panache.player_sheet": Entry(
-            {"rules": _rules_optional(P), "turn_margin": Float(0.0, small=0.1),
+            {"allow_large": BOOL, "progress": PROGRESS,
+             "rules": _rules_optional(P), "turn_margin": Float(0.0, small=0.1),
              "mp_margin": Float(0.0, small=0.1), "max_clauses": Int(1, 5, 2),
              "beam": Int(1, None, 3)}, panache.PlayerSheet, slow=True),
         "panache.reachable_totals": Entry({"rules": Rules(P)}, np.ndarray),
@@ -492,7 +494,8 @@ def _api() -> dict[str, Entry]:
             {"rules": _rules_optional(P), "utility": Choice("ev", "zero", "positive"),
              "margin": Float(0.0, small=0.1)}, panache.DecisionList, slow=True),
         "panache.search_rules": Entry(
-            {"rules": _rules_optional(P), "utility": Choice("ev", "zero", "positive"),
+            {"progress": PROGRESS,
+             "rules": _rules_optional(P), "utility": Choice("ev", "zero", "positive"),
              "max_clauses": Int(1, 5, 2), "beam": Int(1, None, 3)},
             panache.RuleSearch, slow=True),
         "panache.simulate_attacks": Entry(
@@ -634,7 +637,8 @@ def _api() -> dict[str, Entry]:
              "rules": Rules(C, n_players=2), "directions": Choice("axis", "fees")},
             citadel.DuelGameSolution, lambda r, a: r.residual < 1e-6, slow=True),
         "citadel.solve_sides": Entry(
-            {"rules": Rules(C), "side": Choice("N", "NE"),
+            {"allow_large": BOOL, "progress": PROGRESS,
+             "rules": Rules(C), "side": Choice("N", "NE"),
              "objective": Choice("difference", "score"), "compass": BOOL},
             citadel.SidesSolution, slow=True),
         "citadel.stall_odds": Entry(
@@ -693,7 +697,8 @@ def _api() -> dict[str, Entry]:
              "black_setup": Choice("SMD", "DMS", optional=True),
              "white_setup": Choice("SMD", "DMS", optional=True)}, tuple),
         "samarra.play_games": Entry(
-            {"rules": Rules(S), "black": Fixed(lambda d: samarra.RandomAgent(), "x", 3, None),
+            {"allow_large": BOOL, "progress": PROGRESS,
+             "rules": Rules(S), "black": Fixed(lambda d: samarra.RandomAgent(), "x", 3, None),
              "white": Fixed(lambda d: samarra.GreedyAgent(), "x", 3, None),
              "n_games": POS, "seed": SEED}, pd.DataFrame,
             lambda r, a: len(r) == a["n_games"]),
@@ -731,7 +736,8 @@ def _api() -> dict[str, Entry]:
             samarra.Position),
         "samarra.tie_break": Entry({"position": Fixed(_samarra_start, "x", 3, None)}),
         "samarra.tournament": Entry(
-            {"rules": Rules(S),
+            {"allow_large": BOOL, "progress": PROGRESS,
+             "rules": Rules(S),
              "agents": Fixed(lambda d: {"random": samarra.RandomAgent(),
                                         "greedy": samarra.GreedyAgent()}, "x", 3, None, {}),
              "n_games": POS, "seed": SEED, "pairings": Fixed(lambda d: None, "x", 3)},

@@ -202,3 +202,45 @@ def test_truthy_values_are_not_booleans(bad):
         coalition_values(rules, compass=bad)
     with pytest.raises(TypeError, match=f"use_symmetry must be True or False, got {bad!r}"):
         alliance_analysis(rules, use_symmetry=bad)
+
+
+@pytest.mark.parametrize(("kwargs", "side", "compass"), [
+    ({"radius": 1, "capital": 10, "bid_step": 5}, "NE", False),
+    ({"radius": 2, "capital": 12, "bid_step": 4, "n_players": 3}, "N", False),
+    ({"radius": 1, "capital": 12, "bid_step": 2, "min_bid": 3}, "NS", False),
+    ({"radius": 1, "capital": 6, "bid_step": 5, "min_bid": 7}, "N", False),
+    ({"radius": 1, "capital": 10, "bid_step": 5, "n_players": 2}, "N", True),
+    ({"radius": 1, "capital": 6, "bid_step": 3, "min_bid": 1}, "NE", True),
+])  # fmt: skip
+def test_sides_size_counts_the_orders_and_states_of_the_solve(kwargs, side, compass):
+    """The estimate, computed from the rules alone, has the stage tables' shape and
+    the number of states of the space the solve builds."""
+    from citadel.sides import sides_size
+
+    rules = Rules(**kwargs)
+    est = sides_size(rules, side, compass)
+    space = sides_space(rules, side, (compass, compass))
+    m, n = space.dx.shape
+    assert est.knobs["orders"] == f"{m} x {n}"
+    states = (2 * rules.radius + 1) ** 2 * space.levels[0].size * space.levels[1].size
+    assert est.knobs["states"] == states
+
+
+def test_sides_size_is_within_its_factor_of_the_peak_and_huge_solves_are_refused():
+    from citadel.sides import sides_size
+    from tests.tabletop.test_budget import assert_estimate, peak_bytes, refused_at_once
+
+    rules = Rules(radius=1, capital=10, bid_step=5)
+    solve_sides(rules, "NE")
+    assert_estimate(sides_size(rules, "NE"), peak_bytes(lambda: solve_sides(rules, "NE")))
+    text = refused_at_once(lambda: solve_sides(Rules(capital=10**6), "NE"),
+                           "capital=1000000", "bid_step=1", "radius=3")  # fmt: skip
+    assert "raise bid_step" in text
+    for call in (coalition_values, alliance_analysis):
+        refused_at_once(lambda call=call: call(Rules(capital=10**6)), "capital=1000000")
+
+
+@pytest.mark.parametrize("name", ["allow_large", "progress"])
+def test_solve_sides_switches_are_booleans(name):
+    with pytest.raises(TypeError, match=name):
+        solve_sides(Rules(radius=1, capital=10, bid_step=5), "NE", **{name: "no"})

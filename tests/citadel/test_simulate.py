@@ -1,5 +1,6 @@
 """The numba game simulator: against the plain game loop, against exact odds, seeds."""
 
+import numba
 import numpy as np
 import pytest
 
@@ -100,18 +101,34 @@ def test_games_size_is_the_peak_memory_and_huge_runs_are_refused_at_once():
     refused_at_once(lambda: simulate_games(Rules(), "random", 10**13, seed=1), "n=10000000000000")
 
 
-def test_games_in_batches_of_chunks_are_the_games_of_one_call(monkeypatch):
+@pytest.mark.parametrize("budget", [1, 7, 10**9])
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize(("rules", "agents"), [
+    (Rules(radius=2, capital=20), ["random"] * 4),
+    (Rules(n_players=2, radius=3, capital=30), ["random", "saver"]),  # games of ~170 rounds
+    (Rules(radius=2, capital=20, max_rounds=50, min_bid=1),
+     ["counter", "random", "ally_cw", "saver"]),
+    (Rules(n_players=3, capital=3, min_bid=5), ["random"] * 3),  # no game is played
+])  # fmt: skip
+def test_games_stopped_after_any_round_are_the_games_of_one_call(monkeypatch, rules, agents,
+                                                                 budget, threads):  # fmt: skip
+    """The chunks stopped every ``budget`` rounds (generator state saved and loaded
+    back) play the games of the kernel that plays each chunk in one go."""
     import citadel.simulate as module
     from citadel._kernels import simulate_games_kernel
     from tabletop.seeding import chunk_seeds
 
-    rules = Rules(radius=2, capital=20)
-    n, chunk = 1000, 64
-    whole = simulate_games_kernel(chunk_seeds(5, -(-n // chunk)), chunk, n,
-                                  np.zeros(4, dtype=np.int64) + AGENTS.index("random"),
+    n, chunk = 700, 64
+    kinds = np.array([AGENTS.index(a) for a in agents], dtype=np.int64)
+    whole = simulate_games_kernel(chunk_seeds(5, -(-n // chunk)), chunk, n, kinds,
                                   **module.kernel_arguments(rules))  # fmt: skip
-    monkeypatch.setattr(module, "Chunks", lambda total, first=1: [(c, min(total, c + 3))
-                                                                 for c in range(0, total, 3)])
-    got = simulate_games(rules, "random", n, seed=5, chunk_size=chunk)
+    monkeypatch.setattr(module, "FIRST_BUDGET", budget)
+    monkeypatch.setattr(module, "_next_budget", lambda b, spent: budget)
+    saved = numba.get_num_threads()
+    numba.set_num_threads(threads)
+    try:
+        got = simulate_games(rules, agents, n, seed=5, chunk_size=chunk)
+    finally:
+        numba.set_num_threads(saved)
     for a, b in zip((got.scores, got.rounds, got.capitals, got.pawn), whole, strict=True):
         assert np.array_equal(a, b)

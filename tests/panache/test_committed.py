@@ -83,3 +83,47 @@ def test_accepts_a_decision_list_and_checks_its_inputs():
 def test_the_committed_duel_refuses_rules_for_a_larger_table():
     with pytest.raises(ValueError, match=r"rules\.n_players must be 2, got n_players=3"):
         committed_duel(Rules(n_dice=3, start_points=6, n_players=3))
+
+
+@pytest.mark.parametrize("policy", [None, "best_die"])
+def test_ranges_of_point_sums_fill_the_tables_of_the_one_call_kernel(monkeypatch, policy):
+    """Ranges of 1 or 3 point sums (each a return to Python) give the tables of
+    the kernel that solves every sum in one call, bit for bit."""
+    import panache.committed as module
+    from panache._committed_kernels import committed_duel_kernel
+
+    rules = Rules(n_players=2, start_points=12, n_dice=3)
+    turn = None if policy is None else module._policy(rules, "turn_policy",
+                                                      human_policy(rules, policy))  # fmt: skip
+    captured = {}
+    real = module.committed_range_kernel
+
+    def spy(lo, hi, *args):
+        captured["args"] = args
+        return real(lo, hi, *args)
+
+    for width in (1, 3):
+        monkeypatch.setattr(module, "committed_range_kernel", spy)
+        monkeypatch.setattr(module, "Chunks", lambda total, first=1, width=width: [
+            (lo, min(total, lo + width)) for lo in range(0, total, width)])
+        got = module._committed(rules, turn, None)
+        whole = committed_duel_kernel(*captured["args"][1:])  # all but the tables
+        assert np.array_equal(got.win.to_numpy(), whole[0][1:, 1:])
+        assert np.array_equal(got.opponent_win.to_numpy(), whole[1][1:, 1:])
+        assert whole[2] == 0
+
+
+@pytest.mark.slow
+def test_committed_size_and_the_refusal_of_a_huge_start():
+    """Within its factor of the peak where the tables dominate (3 dice, 300 points:
+    2.9 MB of tables beside the 1 MB allowed for the rest); huge starts refused."""
+    from panache.committed import committed_size
+    from tests.tabletop.test_budget import assert_estimate, peak_bytes, refused_at_once
+
+    committed_duel(Rules(n_players=2, start_points=6, n_dice=3))
+    rules = Rules(n_players=2, start_points=300, n_dice=3)
+    assert_estimate(committed_size(rules), peak_bytes(lambda: committed_duel(rules)))
+    refused_at_once(lambda: committed_duel(Rules(n_players=2, start_points=10**6)),
+                    "start_points=1000000")  # fmt: skip
+    with pytest.raises(TypeError, match="allow_large"):
+        committed_duel(Rules(n_players=2, start_points=6, n_dice=3), allow_large="no")

@@ -1,3 +1,5 @@
+import re
+
 import pytest
 
 from samarra import Rules
@@ -97,3 +99,36 @@ def test_setup_pairs_white_wins_with_perfect_information_are_lost_to_a_repetitio
     other = [w for w in worlds if w.cells != doubt.cells]
     assert len(other) == 1 and other[0].cells[2] >= 0 and not other[0].death_used[0]
     assert table34.value(other[0]).outcome == "loss"
+
+
+def test_games_size_is_within_its_factor_of_the_peak_and_huge_runs_are_refused():
+    from samarra.simulate import games_size
+    from tests.tabletop.test_budget import assert_estimate, peak_bytes, refused_at_once
+
+    rules = Rules(length=3)
+    play_games(rules, RandomAgent(), RandomAgent(), 5, seed=1)
+    peak = peak_bytes(lambda: play_games(rules, RandomAgent(), RandomAgent(), 1000, seed=1))
+    assert_estimate(games_size(1000), peak)
+    refused_at_once(lambda: play_games(rules, RandomAgent(), RandomAgent(), 10**13),
+                    "n_games=10000000000000")  # fmt: skip
+    refused_at_once(lambda: tournament(rules, {"random": RandomAgent()}, 10**13),
+                    "n_games=10000000000000")  # fmt: skip
+
+
+def test_tournament_bar_counts_every_game(capsys):
+    agents = {"random": RandomAgent(), "other": RandomAgent()}
+    plain = tournament(Rules(length=3), agents, 3, seed=2)
+    shown = tournament(Rules(length=3), agents, 3, seed=2, progress=True)
+    assert shown.equals(plain)
+    err = capsys.readouterr().err
+    assert "samarra tournament" in err and re.search(r"\b12(\.0)?/12(\.0)?\b", err), err
+    with pytest.raises(TypeError, match="progress"):
+        play_games(Rules(length=3), RandomAgent(), RandomAgent(), 2, progress="yes")
+
+
+def test_setup_game_refuses_a_table_too_large_before_any_work(tmp_path):
+    from samarra.setup import setup_game
+    from tests.tabletop.test_budget import refused_at_once
+
+    refused_at_once(lambda: setup_game(Rules(length=12), directory=tmp_path), "length=12")
+    assert not list(tmp_path.iterdir())

@@ -1,0 +1,170 @@
+"""Whole games in chunks that can stop after any round and go on in a later call.
+
+:func:`citadel._kernels.simulate_games_kernel` plays each chunk of games to its end in
+one call: with ``max_rounds`` up to 10**6 a single game can take seconds and a chunk
+hours, out of reach of Ctrl-C. :func:`advance_games_kernel` plays the same games,
+round for round and draw for draw, but gives each chunk a budget of rounds per call;
+a chunk that runs out keeps its place (game, round, pawn, last orders, and the state
+of its generator, :mod:`tabletop.draw_state`) in arrays that the next call reads. The
+budget never changes what is played (tests hold the two kernels equal, game by game).
+
+Work arrays, one row per chunk of the batch (``k`` chunks):
+
+* ``where`` int64 ``(k, 2)``: the chunk's next game (``-1``: not started), and 1 while
+  that game is under way;
+* ``pos`` int64 ``(k, 4)``: the game's pawn x, y, rounds played, and 1 once a round
+  has been played (the counter agent reads the last orders);
+* ``work`` int64 ``(k, 6, MAX_SEATS)`` and ``scratch`` int64 ``(k, 7, MAX_SEATS)``: the
+  arrays of :func:`citadel._kernels.play_game_kernel` and ``resolve_into``;
+* ``draws`` uint32 ``(k, STATE_WORDS)``: the generator's state.
+"""
+
+import numpy as np
+from numba import prange
+
+from citadel._kernels import MAX_SEATS, agent_order, resolve_into
+from tabletop.draw_state import STATE_WORDS, load_draws, save_draws
+from tabletop.jit import jit, parallel_jit
+
+
+def work_arrays(k: int) -> tuple:
+    """Fresh work arrays for a batch of ``k`` chunks: ``(where, pos, work, scratch, draws)``."""
+    where = np.zeros((k, 2), dtype=np.int64)
+    where[:, 0] = -1
+    return (where, np.zeros((k, 4), dtype=np.int64),
+            np.zeros((k, 6, MAX_SEATS), dtype=np.int64),
+            np.zeros((k, 7, MAX_SEATS), dtype=np.int64),
+            np.zeros((k, STATE_WORDS), dtype=np.uint32))  # fmt: skip
+
+
+@jit(inline="always")
+def _round(kinds, n, radius, x, y, has_last, caps, scores, work, scratch, variant,
+           winners_pay, bid_step, min_bid, smallest, homes, seat_of_dir):  # fmt: skip
+    """One round of :func:`citadel._kernels.play_game_kernel`: ``(x, y, over, alive)``,
+    ``over`` when the pawn left the board (``scores`` written)."""
+    amounts = work[0]
+    dirs = work[1]
+    last_amt = work[2]
+    last_dir = work[3]
+    pays = work[4]
+    fee = work[5]
+    for i in range(n):
+        a, d = agent_order(kinds[i], i, n, x, y, caps, homes, seat_of_dir, last_amt,
+                           last_dir, has_last, radius, bid_step, min_bid, smallest)  # fmt: skip
+        amounts[i] = a
+        dirs[i] = d
+    dx, dy = resolve_into(amounts, dirs, n, variant, winners_pay, pays, fee, scratch)
+    alive = False
+    for i in range(n):
+        caps[i] = max(0, caps[i] - pays[i] - fee[i])
+        last_amt[i] = amounts[i]
+        last_dir[i] = dirs[i]
+        if caps[i] >= smallest:
+            alive = True
+    nx = x + dx
+    ny = y + dy
+    if nx > radius and n < 3:
+        nx = x
+    if nx < -radius and n < 4:
+        nx = x
+    x = nx
+    y = ny
+    out_n = y > radius
+    out_s = y < -radius
+    out_e = x > radius
+    out_w = x < -radius
+    k = out_n + out_s + out_e + out_w
+    if k > 0:
+        for i in range(n):
+            h = homes[i]
+            if (
+                (h == 0 and out_n)
+                or (h == 2 and out_e)
+                or (h == 4 and out_s)
+                or (h == 6 and out_w)
+            ):
+                scores[i] = 1.0 / k
+        return x, y, True, alive
+    return x, y, False, alive
+
+
+@parallel_jit
+def advance_games_kernel(seeds, first_chunk, chunk_size, n_games, kinds, budget, where, pos,
+                         work, scratch, draws, scores, rounds, caps, pawn, radius, max_rounds,
+                         capital, variant, winners_pay, bid_step, min_bid, smallest, homes,
+                         seat_of_dir):  # fmt: skip
+    """Play on chunks ``first_chunk .. first_chunk + k - 1`` for at most ``budget``
+    rounds each; return the number of games finished in this call.
+
+    Chunk ``c`` (row ``c - first_chunk`` of the work arrays and of ``seeds``) holds
+    games ``c * chunk_size`` up to ``(c + 1) * chunk_size`` (at most ``n_games``); their
+    results go to rows of ``scores``, ``rounds``, ``caps`` and ``pawn`` (shapes as in
+    ``simulate_games_kernel``), written when each game ends.
+    """
+    n = kinds.shape[0]
+    k_chunks = seeds.shape[0]
+    finished = np.zeros(k_chunks, dtype=np.int64)
+    for k in prange(k_chunks):
+        c = first_chunk + k
+        end = min((c + 1) * chunk_size, n_games)
+        g = where[k, 0]
+        if g >= end:
+            continue
+        if g < 0:
+            np.random.seed(seeds[k])  # noqa: NPY002 - numba's per-thread generator
+            g = c * chunk_size
+            playing = False
+        else:
+            load_draws(draws[k])
+            playing = where[k, 1] == 1
+        x = pos[k, 0]
+        y = pos[k, 1]
+        r = pos[k, 2]
+        has_last = pos[k, 3] == 1
+        left = budget
+        done = 0
+        wk = work[k]
+        sk = scratch[k]
+        while g < end and left > 0:
+            cg = caps[g]
+            sg = scores[g]
+            if not playing:
+                for i in range(n):
+                    cg[i] = capital
+                    sg[i] = 0.0
+                x = 0
+                y = 0
+                r = 0
+                has_last = False
+                if capital < smallest:
+                    rounds[g] = 0
+                    pawn[g, 0] = 0
+                    pawn[g, 1] = 0
+                    g += 1
+                    done += 1
+                    continue
+                playing = True
+            while left > 0:
+                x, y, over, alive = _round(kinds, n, radius, x, y, has_last, cg, sg, wk, sk,
+                                           variant, winners_pay, bid_step, min_bid, smallest,
+                                           homes, seat_of_dir)  # fmt: skip
+                has_last = True
+                r += 1
+                left -= 1
+                if over or r >= max_rounds or not alive:
+                    rounds[g] = r
+                    pawn[g, 0] = x
+                    pawn[g, 1] = y
+                    g += 1
+                    done += 1
+                    playing = False
+                    break
+        save_draws(draws[k])
+        where[k, 0] = g
+        where[k, 1] = 1 if playing else 0
+        pos[k, 0] = x
+        pos[k, 1] = y
+        pos[k, 2] = r
+        pos[k, 3] = 1 if has_last else 0
+        finished[k] = done
+    return finished.sum()
