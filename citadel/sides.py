@@ -231,7 +231,7 @@ def sides_space(rules: Rules, side="NE", compass=(False, False)) -> SidesSpace:
     )  # fmt: skip
 
 
-def _order_name(space: SidesSpace, side: int, action: int) -> str:
+def order_name(space: SidesSpace, side: int, action: int) -> str:
     """A combined order as text: ``"2 x 10 N"``, with fillers ``"1 x 10 N + 1 x 5 N"``."""
     a, k = int(space.amounts[side][action]), int(space.authors[side][action])
     if a == 0:
@@ -242,7 +242,7 @@ def _order_name(space: SidesSpace, side: int, action: int) -> str:
     return name + (f" + {fill} x {space.rules.smallest_bid} {way}" if fill > 0 else "")
 
 
-def _moves(rules: Rules, x: int, y: int, dx: np.ndarray, dy: np.ndarray):
+def pawn_moves(rules: Rules, x: int, y: int, dx: np.ndarray, dy: np.ndarray):
     """The pawn's next cell from (x, y), an empty seat's edge acting as a wall."""
     r = rules.radius
     x2 = x + dx
@@ -257,7 +257,7 @@ def _moves(rules: Rules, x: int, y: int, dx: np.ndarray, dy: np.ndarray):
     return x2, y2
 
 
-def _exit_scores(rules: Rules, x2: np.ndarray, y2: np.ndarray, weights: np.ndarray):
+def exit_scores(rules: Rules, x2: np.ndarray, y2: np.ndarray, weights: np.ndarray):
     """Weighted sum of the seats' scores where the pawn is off the board (0 inside)."""
     r = rules.radius
     out = {"N": y2 > r, "S": y2 < -r, "E": x2 > r, "W": x2 < -r}
@@ -282,10 +282,10 @@ def _stage(space: SidesSpace, values, weights, x, y, ca, cb, rows=None, cols=Non
     rows = space.legal(0, ca) if rows is None else rows
     cols = space.legal(1, cb) if cols is None else cols
     block = np.ix_(rows, cols)
-    x2, y2 = _moves(space.rules, x, y, space.dx[block], space.dy[block])
+    x2, y2 = pawn_moves(space.rules, x, y, space.dx[block], space.dy[block])
     ca2 = np.maximum(ca - space.cost[0][block], 0)
     cb2 = np.maximum(cb - space.cost[1][block], 0)
-    payoff, out = _exit_scores(space.rules, x2, y2, weights)
+    payoff, out = exit_scores(space.rules, x2, y2, weights)
     loop = (x2 == x) & (y2 == y) & (ca2 == ca) & (cb2 == cb)
     look = ~out & ~loop
     r = space.rules.radius
@@ -359,7 +359,7 @@ class SidesSolution:
         start = (0, 0, self.space.pool(0), self.space.pool(1))
         actions, probs = (self.row if side == 0 else self.column)[start]
         sp = self.space
-        names = [_order_name(sp, side, a) for a in actions]
+        names = [order_name(sp, side, a) for a in actions]
         return pd.Series(probs, index=pd.Index(names, name="order"), name="probability")
 
 
@@ -470,7 +470,7 @@ def solve_sides(rules: Rules, side="NE", objective: str = "difference",
     r = rules.radius
     shape = (2 * r + 1, 2 * r + 1, space.levels[0].size, space.levels[1].size)
     values = np.zeros(shape)
-    weights = _weights(space, OBJECTIVES[objective])
+    weights = side_weights(space, OBJECTIVES[objective])
     row, column = {}, {}
     residual = lp_gap = 0.0
     bar = progress_bar(values.size, f"citadel sides {side_name(rules, space.sides[0])}",
@@ -499,7 +499,9 @@ def _solve_state(space, values, weights, state, row, column, residual, lp_gap):
     return residual, lp_gap
 
 
-def _weights(space: SidesSpace, per_side) -> np.ndarray:
+def side_weights(space: SidesSpace, per_side) -> np.ndarray:
+    """Each seat's weight in a side's objective: ``per_side[k]`` for the seats of side
+    ``k``."""
     w = np.zeros(space.rules.n_players)
     for side, seats in enumerate(space.sides):
         w[list(seats)] = per_side[side]
@@ -554,7 +556,7 @@ def evaluate_sides(sol: SidesSolution, per_side=None, respond: int | None = None
     fixed = {side: _policy(sol, side, space) for side in (0, 1) if side != respond}
     r = space.rules.radius
     values = np.zeros((2 * r + 1, 2 * r + 1, space.levels[0].size, space.levels[1].size))
-    weights = _weights(space, OBJECTIVES[sol.objective] if per_side is None else per_side)
+    weights = side_weights(space, OBJECTIVES[sol.objective] if per_side is None else per_side)
     for x, y, la, lb, ca, cb in _states(space):
         rows, cols, payoff, loop = _stage(space, values, weights, x, y, ca, cb)
         values[x + r, y + r, la, lb] = stationary_value(
@@ -685,7 +687,7 @@ def simulate_sides(sol: SidesSolution, n: int, seed=None, max_rounds: int | None
                                                                          max_rounds, 1)
     rng = as_generator(seed)
     r = rules.radius
-    weights = [_weights(space, (1.0, 0.0)), _weights(space, (0.0, 1.0))]
+    weights = [side_weights(space, (1.0, 0.0)), side_weights(space, (0.0, 1.0))]
     rows = []
     for _ in range(n):
         x = y = 0
@@ -708,10 +710,10 @@ def simulate_sides(sol: SidesSolution, n: int, seed=None, max_rounds: int | None
             res = resolve_reference(amounts, directions, rules.resolution, rules.payment)
             for side, seats in enumerate(space.sides):
                 caps[side] -= sum(res.pays[i] + res.fee[i] for i in seats)
-            x2, y2 = _moves(rules, x, y, np.array(res.step[0]), np.array(res.step[1]))
+            x2, y2 = pawn_moves(rules, x, y, np.array(res.step[0]), np.array(res.step[1]))
             x, y = int(x2), int(y2)
             if max(abs(x), abs(y)) > r:
-                scores = tuple(float(_exit_scores(rules, np.array(x), np.array(y), w)[0])
+                scores = tuple(float(exit_scores(rules, np.array(x), np.array(y), w)[0])
                                for w in weights)  # fmt: skip
                 break
         rows.append((scores[0], scores[1], played))

@@ -50,7 +50,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from citadel.rules import Rules
-from citadel.sides import SidesSolution, _exit_scores, _moves, _order_name, _weights
+from citadel.sides import SidesSolution, exit_scores, order_name, pawn_moves, side_weights
 from citadel.whole_game import DuelGameSolution
 from tabletop.frozen import same_fields
 
@@ -165,11 +165,11 @@ class _Walk:
             x, y, ca, cb = key
             rows, cols = sp.legal(0, ca), sp.legal(1, cb)
             block = np.ix_(rows, cols)
-            x2, y2 = _moves(rules, x, y, sp.dx[block], sp.dy[block])
+            x2, y2 = pawn_moves(rules, x, y, sp.dx[block], sp.dy[block])
             ca2 = np.maximum(ca - sp.cost[0][block], 0)
             cb2 = np.maximum(cb - sp.cost[1][block], 0)
-            score_a, ends = _exit_scores(rules, x2, y2, _weights(sp, (1.0, 0.0)))
-            score_b, _ = _exit_scores(rules, x2, y2, _weights(sp, (0.0, 1.0)))
+            score_a, ends = exit_scores(rules, x2, y2, side_weights(sp, (1.0, 0.0)))
+            score_b, _ = exit_scores(rules, x2, y2, side_weights(sp, (0.0, 1.0)))
             loop = (x2 == x) & (y2 == y) & (ca2 == ca) & (cb2 == cb)
             nxt = np.stack([x2, y2, ca2, cb2], axis=-1)
         return rows, cols, nxt, ends, score_a, score_b, loop
@@ -297,7 +297,7 @@ def _name(walk: _Walk, side: int, action: int) -> str:
 
         a = int(sp.amounts[side][action])
         return f"{a} {DIRECTIONS[sp.dirs[side][action]]}" if a else "abstain"
-    return _order_name(sp, side, action)
+    return order_name(sp, side, action)
 
 
 #: The min_bid values of issue 15's question, in points.

@@ -31,7 +31,7 @@ import math
 import random
 from dataclasses import dataclass
 
-from samarra.engine import Action, _apply, _made, legal_actions, tie_break
+from samarra.engine import Action, legal_actions, next_position, tie_break, trusted_action
 from samarra.position import Position
 from samarra.rules import DEATH, MERCHANT, SERVANT
 from samarra.solve import Table
@@ -115,11 +115,12 @@ def _to_action(position: Position, option: Option) -> Action:
     """:func:`to_action` for an option of :func:`options` (legal, so not checked again)."""
     kind = option.kind
     if kind == "move":
-        return _made((kind, option.figure, option.cell))
+        return trusted_action((kind, option.figure, option.cell))
     if kind == "pass":
-        return _made((kind, -1, -1))
+        return trusted_action((kind, -1, -1))
     enemy = 3 * (1 - position.to_move)
-    return _made((kind, option.figure, position.cells[enemy : enemy + 3].index(option.cell)))
+    target = position.cells[enemy : enemy + 3].index(option.cell)
+    return trusted_action((kind, option.figure, target))
 
 
 def determinizations(view: View) -> list[Position]:
@@ -197,7 +198,8 @@ class GreedyAgent:
     def _pool(self, view: View, opts: list[Option]) -> tuple[list[Option], bool]:
         worlds = determinizations(view)
         me = view.side
-        sure = [o for o in opts if all(_apply(w, _to_action(w, o)).winner == me for w in worlds)]
+        sure = [o for o in opts
+                if all(next_position(w, _to_action(w, o)).winner == me for w in worlds)]
         if sure:
             return sure[:1], True
         rules = view.position.rules
@@ -233,7 +235,7 @@ class DeterminizingAgent:
         self.use_merchant = check_bool("use_merchant", use_merchant)
 
     def score(self, world: Position, option: Option, me: int) -> float:
-        after = _apply(world, _to_action(world, option))
+        after = next_position(world, _to_action(world, option))
         if after.is_over:
             return 1.0 if after.winner == me else -1.0
         v = self.table.raw(after)
@@ -344,7 +346,7 @@ class ISMCTSAgent:
 
                     o = max(here, key=ucb)
                     child = node.children[o]
-                p = _apply(p, _to_action(p, o))
+                p = next_position(p, _to_action(p, o))
                 path.append(child)
                 node = child
                 if fresh:

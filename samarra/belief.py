@@ -75,7 +75,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from samarra.agents import DeterminizingAgent, Option, View, determinizations, options
-from samarra.engine import _apply, legal_actions
+from samarra.engine import legal_actions, next_position
 from samarra.hidden import HiddenSolution
 from samarra.hidden_tree import _Trusted
 from samarra.information import action_code, public_action, public_token
@@ -332,7 +332,7 @@ def _replay(p: Position, token: str):
     ``token``, or None."""
     for a in legal_actions(p):
         if token.startswith(public_action(p, a) + " "):
-            q = _apply(p, a)
+            q = next_position(p, a)
             if public_token(p, a, q) == token:
                 return a, q
     return None

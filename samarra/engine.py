@@ -116,7 +116,7 @@ def _board(rules: Rules) -> tuple[tuple, tuple]:
             tuple(tuple(rules.neighbours(c)) for c in cells))  # fmt: skip
 
 
-_made = Action._make  # an Action from fields the engine knows legal, without the checks
+trusted_action = Action._make  # an Action from fields the engine knows legal, without the checks
 
 
 def hidden(position: Position, figure: int) -> bool:
@@ -159,21 +159,21 @@ def legal_actions(position: Position) -> list[Action]:
                 continue  # occupied (a dead figure's -1 is no cell)
             if p.last_move == (base + fig, dest) and p.actions_left == 1:
                 continue  # no_repetition: the turn would end where it began
-            out.append(_made(("move", fig, dest)))
+            out.append(trusted_action(("move", fig, dest)))
     merchant = cells[base + MERCHANT]
     if merchant >= 0 and not p.merchant_used[me]:
         near = neighbours[merchant]
         for g in range(3):
             if hidden(p, enemy + g) and cells[enemy + g] in near:
-                out.append(_made(("merchant", MERCHANT, g)))
+                out.append(trusted_action(("merchant", MERCHANT, g)))
     death = cells[base + DEATH]
     if death >= 0 and not p.death_used[me]:
         near = neighbours[death]
         for g in range(3):
             if cells[enemy + g] in near:
-                out.append(_made(("death", DEATH, g)))
+                out.append(trusted_action(("death", DEATH, g)))
     if rules.allow_pass:
-        out.append(_made(("pass", -1, -1)))
+        out.append(trusted_action(("pass", -1, -1)))
     # made in sorted order: by kind, then figure, then target (steps are ascending)
     return out
 
@@ -258,10 +258,10 @@ def apply_action(position: Position, action) -> Position:
     """
     check_instance("position", position, Position)
     action = check_action(position, action)
-    return _apply(position, action)
+    return next_position(position, action)
 
 
-def _apply(p: Position, a: Action) -> Position:
+def next_position(p: Position, a: Action) -> Position:
     """The position after the legal action ``a``: built without checks from the checked
     ``p`` (``Position._trusted``; a figure that dies loses its revealed flag, as the
     checks would drop it)."""
@@ -423,7 +423,7 @@ class Game:
         seen, legal = self._legal
         if seen is not p or type(action) is not Action or action not in legal:
             action = check_action(p, action)  # raises, saying why, unless legal
-        self.position = _apply(p, action)
+        self.position = next_position(p, action)
         self.history.append(self.position)
         key = self.position.key()
         self._seen[key] = self._seen.get(key, 0) + 1

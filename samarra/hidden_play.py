@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from samarra.agents import View, options, to_action
-from samarra.engine import Action, _apply, legal_actions
+from samarra.engine import Action, legal_actions, next_position
 from samarra.hidden import HiddenSolution, best_responses
 from samarra.hidden_tree import SequenceForm, _Trusted
 from samarra.information import action_code, public_token
@@ -112,7 +112,7 @@ class _Index:
         first = int(self.form.first[p.to_move][self.infoset[p.to_move][(setup, history)]])
         out = []
         for a in acts:
-            q = _apply(p, a)
+            q = next_position(p, a)
             t = self.token[public_token(p, a, q)]
             out.append((a, q, self.child.get((history, t), -1)))
         return first, out

@@ -34,7 +34,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from samarra.engine import _apply, legal_actions, tie_break
+from samarra.engine import legal_actions, next_position, tie_break
 from samarra.information import action_code, n_play_codes, public_token
 from samarra.position import Position, setups, start_position
 from samarra.rules import BLACK, Rules
@@ -159,7 +159,7 @@ class _Side:
 class _Trusted(Position):
     """A position the engine made from a checked one: not checked again.
 
-    ``Position`` checks every field when built; the engine's ``_apply`` builds its
+    ``Position`` checks every field when built; the engine's ``next_position`` builds its
     result with ``Position._trusted``, which keeps the class, so every position of a
     walk started from a ``_Trusted`` copy of a checked start is a ``_Trusted`` one,
     never checked again, and nothing else changes: the rules applied are the engine's
@@ -214,7 +214,7 @@ def build(rules: Rules) -> SequenceForm:
         """(code, child, child's key, token, child over?, child's score) per action."""
         out = []
         for a in legal_actions(p):
-            q = _apply(p, a)
+            q = next_position(p, a)
             token = public_token(p, a, q)
             t = token_index.setdefault(token, len(token_index))
             out.append((action_code(p, a), q, _key(q), t, q.winner is not None, score(q)))

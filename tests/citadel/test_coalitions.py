@@ -7,10 +7,10 @@ import pytest
 from citadel import Rules
 from citadel.coalitions import alliance_analysis, coalition_classes, coalition_values
 from citadel.sides import (
-    _order_name,
     check_sides,
     compass_check,
     evaluate_sides,
+    order_name,
     sides_space,
     simulate_sides,
     solve_sides,
@@ -99,7 +99,7 @@ def test_min_bid_against_plain_fixed_points(n_players, side, min_bid, payment, t
 
 def test_min_bid_orders_of_a_side():
     space = sides_space(Rules(radius=1, capital=10, bid_step=5, min_bid=5), "NE")
-    names = [_order_name(space, 0, a) for a in range(space.amounts[0].size)]
+    names = [order_name(space, 0, a) for a in range(space.amounts[0].size)]
     assert names == ["abstain", "1 x 5 N", "1 x 5 E", "2 x 5 N", "2 x 5 E",
                      "1 x 10 N + 1 x 5 N", "2 x 10 N", "1 x 10 E + 1 x 5 E", "2 x 10 E"]
     # a full pool: every member writes; 5 points: one member writes 5; none: abstain

@@ -25,7 +25,7 @@ from samarra.agents import (
     View,
     determinizations,
 )
-from samarra.engine import _apply, _order, legal_actions
+from samarra.engine import _order, legal_actions, next_position
 from samarra.position import Position, checked_positions
 from samarra.simulate import play_game
 from samarra.solve import Table, geometry, solve, state_of
@@ -137,11 +137,11 @@ def test_each_action_gives_the_position_the_checks_give(p):
     """The unchecked successor equals the position the checking constructor builds from
     its fields (the checks pass, and normalise nothing away)."""
     for a in legal_actions(p):
-        q = _apply(p, a)
+        q = next_position(p, a)
         assert type(q) is Position
         assert Position(**_fields(q)) == q
         with checked_positions():
-            assert _apply(p, a) == q
+            assert next_position(p, a) == q
     if not p.is_over:
         for side in (0, 1):
             view = View.of(p, side)
