@@ -673,10 +673,21 @@ def _choice_into(alpha_below, beta_below, alpha_above, beta_above, theta, alpha,
         k1, k2 = (k + 1) % 3, (k + 2) % 3
         both = beta[k] * beta[k1]
         # rotate(alpha[k1]) = (2, 0, 1), rotate(rotate(alpha[k2])) = (1, 2, 0)
-        out[k, 0] = (alpha[k, 0] + beta[k] * alpha[k1, 2] + both * alpha[k2, 1]) / denom
-        out[k, 1] = (alpha[k, 1] + beta[k] * alpha[k1, 0] + both * alpha[k2, 2]) / denom
-        out[k, 2] = (alpha[k, 2] + beta[k] * alpha[k1, 1] + both * alpha[k2, 0]) / denom
+        out[k, 0] = _divide(alpha[k, 0] + beta[k] * alpha[k1, 2] + both * alpha[k2, 1], denom)
+        out[k, 1] = _divide(alpha[k, 1] + beta[k] * alpha[k1, 0] + both * alpha[k2, 2], denom)
+        out[k, 2] = _divide(alpha[k, 2] + beta[k] * alpha[k1, 1] + both * alpha[k2, 0], denom)
     return denom
+
+
+@jit
+def _divide(x, y):
+    """``x / y`` as numpy divides arrays: by zero gives inf or NaN, not an error (the
+    scalar ``/`` of a kernel raises ZeroDivisionError, as Python's does)."""
+    if y == 0.0:
+        if x == 0.0 or np.isnan(x):
+            return np.nan
+        return np.copysign(np.inf, x) * np.copysign(1.0, y)
+    return x / y
 
 
 @jit

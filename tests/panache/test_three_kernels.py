@@ -149,3 +149,19 @@ def test_solve_choices_tries_the_nearest_choices_as_solve_choice_does():
             assert np.array_equal(values[t], v) and np.array_equal(v, plain_v)
             solved += ok
     assert solved > 0  # the comparison met choices that solve
+
+
+def test_a_choice_whose_cycle_never_ends_is_refused_as_the_plain_form_refuses_it():
+    # every state's plans keep the turn with chance 1: the cycle's denominator is 0
+    alpha = np.zeros((3, 3))
+    beta = np.ones(3)
+    for mixed in (np.array([], dtype=np.int64), np.array([0], dtype=np.int64),
+                  np.array([0, 2], dtype=np.int64)):  # fmt: skip
+        args = (alpha, beta, alpha + 0.1, beta, mixed, np.full(3, 0.3), np.full(3, -np.inf),
+                np.full(3, np.inf), 30)  # fmt: skip
+        with np.errstate(divide="ignore", invalid="ignore"):
+            plain_ok, plain_theta, plain_v = _plain_solve_choice(*args)
+        ok, theta, v = solve_choice(*args)
+        assert ok == plain_ok
+        assert np.array_equal(theta, plain_theta, equal_nan=True)
+        assert np.array_equal(v, plain_v, equal_nan=True)
