@@ -86,6 +86,7 @@ from panache._three_kernels import (
     no_forced,
     rotate,
     solve_choice,
+    solve_choices,
     stake_ceiling,
     state_parts,
     turn_plan,
@@ -317,6 +318,37 @@ def _options(env):
     return out
 
 
+def _option_arrays(options):
+    """The options of the three states as the arrays of
+    :func:`panache._three_kernels.solve_choices` (its arguments up to ``high``)."""
+    size = sum(len(state) for state in options)
+    start = np.zeros(4, dtype=np.int64)
+    dist = np.empty(size)
+    mix = np.zeros(size, dtype=np.bool_)
+    alpha_below = np.empty((size, 3))
+    alpha_above = np.empty((size, 3))
+    beta_below = np.empty(size)
+    beta_above = np.empty(size)
+    at = np.zeros(size)
+    low = np.full(size, -np.inf)
+    high = np.full(size, np.inf)
+    row = 0
+    for k, state in enumerate(options):
+        for distance, (kind, item) in state:
+            dist[row] = distance
+            if kind == "pure":
+                (alpha, beta), low[row], high[row] = item
+                alpha_below[row] = alpha_above[row] = alpha
+                beta_below[row] = beta_above[row] = beta
+            else:
+                at[row], (alpha_below[row], beta_below[row]), (alpha_above[row],
+                                                               beta_above[row]) = item  # fmt: skip
+                mix[row] = True
+            row += 1
+        start[k + 1] = row
+    return start, dist, mix, alpha_below, beta_below, alpha_above, beta_above, at, low, high
+
+
 def _candidates(options):
     combos = []
     for combo in itertools.product(*options):
@@ -349,12 +381,15 @@ def _search(ctx, three, states, parts, start, forced, traced):
             flips = [(k, *f) for k, env in enumerate(envelopes) for f in env.flips()]
         switch = switch or bool(flips)
         closest = None
-        for choice in _candidates([_options(env) for env in envelopes]):
-            found, theta, v = _solve_choice(choice)
-            if not found:
-                continue
+        options = [_options(env) for env in envelopes]
+        rows, found, thetas, values = solve_choices(*_option_arrays(options), MAX_TRIES,
+                                                    NEWTON_STEPS)  # fmt: skip
+        flat = [item for state in options for _, item in state]
+        for t in np.flatnonzero(found):
+            choice = tuple(flat[row] for row in rows[t])
+            v = values[t]
             if _verify(ctx, three, states, parts, choice, v, forced):
-                return v, choice, theta, switch, flips
+                return v, choice, thetas[t], switch, flips
             if closest is None:
                 closest = v
         if closest is None:

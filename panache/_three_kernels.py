@@ -272,33 +272,53 @@ def vector_turn(n, sums, state_start, state_sum, size_offset, probability, opt_s
     The mover maximises its own chance ``cu[., 0] + du * a_mover``; the chances of
     all three (with A = 0) and the slope in A are carried along the chosen options.
     Returns the three chances at A = 0 and the slope.
+
+    The set-aside total after an option is found through a table over the range of
+    ``sums`` (what ``np.searchsorted`` would give, read in one step), and each
+    reached state's own chance ``value[., ., 0] + slope * a_mover`` is computed once
+    instead of once per option that leads to it: the same numbers, the hot loop of
+    the three-player solve.
     """
+    low = sums[0]
+    where = np.searchsorted(sums, np.arange(low, sums[-1] + 1))
+    own = np.empty((n + 1, sums.shape[0]))
     for i in range(state_start[n], state_start[n + 1]):
         g = state_sum[i]
         value[0, g] = cu[g]
         slope[0, g] = du[g]
+        own[0, g] = value[0, g, 0] + slope[0, g] * a_mover
+    acc = np.zeros(3)
     for m in range(1, n + 1):
         j = n - m
         for s_local in range(state_start[j + 1] - state_start[j]):
             g = state_sum[state_start[j] + s_local]
-            acc = np.zeros(3)
+            base = sums[g] - low
+            acc[:] = 0.0
             acc_slope = 0.0
             for r in range(size_offset[m], size_offset[m + 1]):
                 best = -np.inf
                 best_t = 0
                 best_m = 0
                 for o in range(opt_start[r], opt_start[r + 1]):
-                    target = np.searchsorted(sums, sums[g] + opt_value[o])
+                    at = base + opt_value[o]
+                    if 0 <= at < where.shape[0]:
+                        target = where[at]
+                    else:
+                        target = np.searchsorted(sums, sums[g] + opt_value[o])
                     mm = m - opt_size[o]
-                    v = value[mm, target, 0] + slope[mm, target] * a_mover
+                    v = own[mm, target]
                     if v > best + TIE_TOLERANCE:
                         best = v
                         best_t = target
                         best_m = mm
-                acc += probability[r] * value[best_m, best_t]
-                acc_slope += probability[r] * slope[best_m, best_t]
+                p = probability[r]
+                acc[0] += p * value[best_m, best_t, 0]
+                acc[1] += p * value[best_m, best_t, 1]
+                acc[2] += p * value[best_m, best_t, 2]
+                acc_slope += p * slope[best_m, best_t]
             value[m, g] = acc
             slope[m, g] = acc_slope
+            own[m, g] = value[m, g, 0] + slope[m, g] * a_mover
     start = np.searchsorted(sums, 0)
     return value[n, start].copy(), slope[n, start]
 
@@ -641,6 +661,123 @@ def turn_plan(x, y, z, part, decline, three, duel, n, sums, state_start, state_s
 
 
 @jit
+def _choice_into(alpha_below, beta_below, alpha_above, beta_above, theta, alpha, beta, out):
+    """:func:`_choice_cycle` written into ``out`` without allocating (the same
+    operations in the same order: the same numbers); returns the denominator."""
+    for k in range(3):
+        for i in range(3):
+            alpha[k, i] = theta[k] * alpha_below[k, i] + (1 - theta[k]) * alpha_above[k, i]
+        beta[k] = theta[k] * beta_below[k] + (1 - theta[k]) * beta_above[k]
+    denom = 1.0 - beta[0] * beta[1] * beta[2]
+    for k in range(3):
+        k1, k2 = (k + 1) % 3, (k + 2) % 3
+        both = beta[k] * beta[k1]
+        # rotate(alpha[k1]) = (2, 0, 1), rotate(rotate(alpha[k2])) = (1, 2, 0)
+        out[k, 0] = _divide(alpha[k, 0] + beta[k] * alpha[k1, 2] + both * alpha[k2, 1], denom)
+        out[k, 1] = _divide(alpha[k, 1] + beta[k] * alpha[k1, 0] + both * alpha[k2, 2], denom)
+        out[k, 2] = _divide(alpha[k, 2] + beta[k] * alpha[k1, 1] + both * alpha[k2, 0], denom)
+    return denom
+
+
+@jit
+def _divide(x, y):
+    """``x / y`` as numpy divides arrays: by zero gives inf or NaN, not an error (the
+    scalar ``/`` of a kernel raises ZeroDivisionError, as Python's does)."""
+    if y == 0.0:
+        if x == 0.0 or np.isnan(x):
+            return np.nan
+        return np.copysign(np.inf, x) * np.copysign(1.0, y)
+    return x / y
+
+
+@jit
+def _residual_into(alpha_below, beta_below, alpha_above, beta_above, theta, mixed, at,
+                   alpha, beta, v, r):  # fmt: skip
+    """:func:`_choice_residual` into ``v`` and ``r`` without allocating."""
+    denom = _choice_into(alpha_below, beta_below, alpha_above, beta_above, theta, alpha, beta,
+                         v)  # fmt: skip
+    for j in range(mixed.shape[0]):
+        k = mixed[j]
+        r[j] = (v[(k + 1) % 3, 2] - at[k]) * denom
+
+
+@jit
+def solve_choices(start, dist, mix, alpha_below, beta_below, alpha_above, beta_above, at,
+                  low, high, max_tries, steps):  # fmt: skip
+    """Every choice of one option per state of a rotation class, nearest first, each
+    solved by :func:`solve_choice`.
+
+    The options of state ``k`` are rows ``start[k]:start[k + 1]``: a piece (``mix``
+    False: its plan in ``*_below`` and ``*_above`` alike, its interval of ``d_k`` in
+    ``low``, ``high``) or a breakpoint (``mix`` True: the plans below and above it,
+    its ``d_k`` in ``at``), and ``dist``, how far it lies from the start values. The
+    choices are ordered by the sum of their options' distances (ties: in the order of
+    ``itertools.product`` over the states), and the first ``max_tries`` solved.
+    Returns ``(choices, found, theta, values)``: per choice tried the option row of
+    each state, whether it solved, its mixing chances and the class's values.
+    """
+    n0 = start[1] - start[0]
+    n1 = start[2] - start[1]
+    n2 = start[3] - start[2]
+    total = n0 * n1 * n2
+    keys = np.empty(total)
+    combos = np.empty((total, 3), dtype=np.int64)
+    i = 0
+    for i0 in range(start[0], start[1]):
+        for i1 in range(start[1], start[2]):
+            for i2 in range(start[2], start[3]):
+                keys[i] = dist[i0] + dist[i1] + dist[i2]
+                combos[i, 0] = i0
+                combos[i, 1] = i1
+                combos[i, 2] = i2
+                i += 1
+    order = np.argsort(keys, kind="mergesort")[:max_tries]
+    m = order.shape[0]
+    choices = np.empty((m, 3), dtype=np.int64)
+    found = np.zeros(m, dtype=np.bool_)
+    thetas = np.empty((m, 3))
+    values = np.empty((m, 3, 3))
+    a_below = np.empty((3, 3))
+    a_above = np.empty((3, 3))
+    b_below = np.empty(3)
+    b_above = np.empty(3)
+    point = np.zeros(3)
+    lo = np.empty(3)
+    hi = np.empty(3)
+    work = (np.empty((3, 3)), np.empty(3), np.empty((3, 3)), np.empty((3, 3)), np.empty(3),
+            np.empty(3), np.empty(3))  # fmt: skip
+    for t in range(m):
+        count = 0
+        for k in range(3):
+            row = combos[order[t], k]
+            choices[t, k] = row
+            a_below[k] = alpha_below[row]
+            a_above[k] = alpha_above[row]
+            b_below[k] = beta_below[row]
+            b_above[k] = beta_above[row]
+            if mix[row]:
+                point[k] = at[row]
+                lo[k] = -np.inf
+                hi[k] = np.inf
+                count += 1
+            else:
+                point[k] = 0.0
+                lo[k] = low[row]
+                hi[k] = high[row]
+        mixed = np.empty(count, dtype=np.int64)
+        j = 0
+        for k in range(3):
+            if mix[combos[order[t], k]]:
+                mixed[j] = k
+                j += 1
+        found[t], theta, v = _solve_choice_work(a_below, b_below, a_above, b_above, mixed,
+                                                point, lo, hi, steps, work)  # fmt: skip
+        thetas[t] = theta
+        values[t] = v
+    return choices, found, thetas, values
+
+
+@jit
 def _choice_cycle(alpha_below, beta_below, alpha_above, beta_above, theta):
     alpha = np.empty((3, 3))
     beta = np.empty(3)
@@ -674,38 +811,54 @@ def solve_choice(alpha_below, beta_below, alpha_above, beta_above, mixed, at, lo
     when the chances lie in [0, 1] and every state's ``d_k`` in ``[low[k], high[k]]``
     (a pure state's piece).
     """
-    theta = np.full(3, 0.5)
+    work = (np.empty((3, 3)), np.empty(3), np.empty((3, 3)), np.empty((3, 3)), np.empty(3),
+            np.empty(3), np.empty(3))  # fmt: skip
+    return _solve_choice_work(alpha_below, beta_below, alpha_above, beta_above, mixed, at, low,
+                              high, steps, work)  # fmt: skip
+
+
+@jit
+def _solve_choice_work(alpha_below, beta_below, alpha_above, beta_above, mixed, at, low, high,
+                       steps, work):  # fmt: skip
+    """:func:`solve_choice` with its work arrays given (``alpha``, ``beta``, ``v``,
+    ``v_up``, ``r``, ``r_up``, ``up``); the same steps, without allocating in them."""
+    alpha, beta, v, v_up, r_all, r_up_all, up = work
     m = mixed.shape[0]
-    r, v = _choice_residual(alpha_below, beta_below, alpha_above, beta_above, theta, mixed, at)
+    r = r_all[:m]
+    r_up = r_up_all[:m]
+    theta = np.full(3, 0.5)
+    _residual_into(alpha_below, beta_below, alpha_above, beta_above, theta, mixed, at, alpha,
+                   beta, v, r)  # fmt: skip
+    jac = np.empty((m, m))
     for _ in range(steps if m > 0 else 0):
         if np.max(np.abs(r)) <= 1e-16:
             break
-        jac = np.empty((m, m))
         for j in range(m):
-            up = theta.copy()
+            up[:] = theta
             up[mixed[j]] += 1.0
-            r_up, _ = _choice_residual(alpha_below, beta_below, alpha_above, beta_above, up,
-                                       mixed, at)  # fmt: skip
-            jac[:, j] = r_up - r
+            _residual_into(alpha_below, beta_below, alpha_above, beta_above, up, mixed, at,
+                           alpha, beta, v_up, r_up)  # fmt: skip
+            for i in range(m):
+                jac[i, j] = r_up[i] - r[i]
         if not np.all(np.isfinite(jac)) or abs(np.linalg.det(jac)) < 1e-300:
-            return False, theta, v
+            return False, theta, v.copy()
         step = np.linalg.solve(jac, -r)
         for j in range(m):
             theta[mixed[j]] += step[j]
         if not np.all(np.isfinite(theta)) or np.max(np.abs(theta)) > 1e6:
-            return False, theta, v
-        r, v = _choice_residual(alpha_below, beta_below, alpha_above, beta_above, theta,
-                                mixed, at)  # fmt: skip
+            return False, theta, v.copy()
+        _residual_into(alpha_below, beta_below, alpha_above, beta_above, theta, mixed, at,
+                       alpha, beta, v, r)  # fmt: skip
     if m > 0 and np.max(np.abs(r)) > 1e-13:
-        return False, theta, v
+        return False, theta, v.copy()
     for j in range(m):
         k = mixed[j]
         if theta[k] < -1e-12 or theta[k] > 1 + 1e-12:
-            return False, theta, v
+            return False, theta, v.copy()
         theta[k] = min(1.0, max(0.0, theta[k]))
-    v, _ = _choice_cycle(alpha_below, beta_below, alpha_above, beta_above, theta)
+    _choice_into(alpha_below, beta_below, alpha_above, beta_above, theta, alpha, beta, v)
     for k in range(3):
         d = v[(k + 1) % 3, 2]
         if d < low[k] - 1e-9 or d > high[k] + 1e-9:
-            return False, theta, v
-    return True, theta, v
+            return False, theta, v.copy()
+    return True, theta, v.copy()
