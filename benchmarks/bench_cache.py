@@ -78,7 +78,7 @@ def main():
                        columns=["mover", "next", "last"])  # fmt: skip
     copy = per_call(lambda: win.copy(deep=True), 50)
     print(f"copy of a ThreeSolution.win at the default rules ({top**3} rows): "
-          f"{copy * 1e3:.3f} ms per call (solve_three(Rules()) itself: about 150 s)")
+          f"{copy * 1e3:.3f} ms per call (solve_three(Rules()) itself: about 430 s wall)")
 
     agents = [Agent.duel(), Agent.heuristic()]
     tables, rows = _kernel_inputs(rules, agents)

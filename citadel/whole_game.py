@@ -431,6 +431,17 @@ STANDARD_STATES = {
 def standard_states(rules: Rules) -> dict:
     """:data:`STANDARD_STATES` at ``rules``' capital: name -> ``(y, cap_n, cap_s)``.
 
+    Parameters
+    ----------
+    rules : Rules
+        A two-player game's rules; its ``capital`` scales the capitals.
+
+    Returns
+    -------
+    dict
+        The start, a one-row lead, a two-row deficit and 2:1 capital, each as the pawn's
+        row ``y`` (toward N's edge) and the two capitals.
+
     Examples
     --------
     >>> standard_states(Rules(n_players=2))["2:1 capital"]

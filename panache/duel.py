@@ -350,9 +350,6 @@ def round_points(rules: Rules, total: int) -> int:
     return rules.start_points
 
 
-_round_points = round_points  # the name panache.three and panache.committed import
-
-
 def _round_one(rules: Rules, win: np.ndarray):
     """First player's chance, the table of second-player answers, and the utilities."""
     import pandas as pd

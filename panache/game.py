@@ -191,7 +191,7 @@ def three_tables_size(rules: Rules) -> Estimate:
     --------
     >>> est = three_tables_size(Rules())
     >>> round(est.nbytes / 1e9, 1), round(est.seconds / 60)
-    (2.3, 16)
+    (2.3, 8)
     """
     top = max_points(rules)
     states = (top + 1) ** 3
@@ -250,7 +250,7 @@ def three_tables(rules: Rules, *, allow_large: bool = False,
         for a in range(1, top + 1):
             for b in range(1, top + 1):
                 for c in range(1, top + 1):
-                    plans = sol._plans(a, b, c)
+                    plans = sol.plans(a, b, c)
                     first_chance[a, b, c] = plans[0][0]
                     for k, (_, after, d) in enumerate(plans * 2 if len(plans) == 1 else plans):
                         attack[k, a, b, c, 1:] = d["attack"]
@@ -264,9 +264,9 @@ def three_tables(rules: Rules, *, allow_large: bool = False,
     first = bank.index_of(sol.round1_utility(0).to_numpy())
     second = np.zeros(top + 1, dtype=np.int64)
     third = np.zeros((top + 1, top + 1), dtype=np.int64)
-    for (p0,) in sol._params["round1"][1]:
+    for (p0,) in sol.round1_points(1):
         second[p0] = bank.index_of(sol.round1_utility(1, (p0,)).to_numpy())
-    for p0, p1 in sol._params["round1"][2]:
+    for p0, p1 in sol.round1_points(2):
         third[p0, p1] = bank.index_of(sol.round1_utility(2, (p0, p1)).to_numpy())
     return {
         "steps": np.stack(bank.steps),

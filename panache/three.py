@@ -88,7 +88,7 @@ from panache._three_kernels import (
     turn_outcomes,
     vector_turn,
 )
-from panache.duel import _round_points, duel_size, max_points, solve_duel
+from panache.duel import duel_size, max_points, round_points, solve_duel
 from panache.policy import TurnPolicy
 from panache.rules import Rules
 from panache.turn import solve_turn, turn_tables
@@ -236,6 +236,20 @@ class ThreeSolution:
         a, b, c = self._check_state(my_points, next_points, last_points)
         return [(chance, decisions) for chance, _, decisions in self._plans(a, b, c)]
 
+    def plans(self, my_points: int, next_points: int,
+              last_points: int) -> list[tuple[float, pd.DataFrame, dict]]:  # fmt: skip
+        """:meth:`mixture` with each plan's turn utility: ``[(chance, utility,
+        decisions), ...]``, the utility as in :meth:`turn_utility` (what the game
+        simulator's tables are built from).
+
+        Examples
+        --------
+        >>> sol = solve_three(Rules(start_points=4, n_dice=2))
+        >>> [(chance, sorted(d)) for chance, _, d in sol.plans(4, 4, 4)][0][0]
+        1.0
+        """
+        return self._plans(*self._check_state(my_points, next_points, last_points))
+
     def _plans(self, a: int, b: int, c: int) -> list[tuple[float, pd.DataFrame, dict]]:
         """``(chance, turn utility, decisions)`` of each plan the mover plays in state
         (a, b, c) (see :meth:`mixture`)."""
@@ -354,6 +368,18 @@ class ThreeSolution:
             out["attacker_counters"].append([_counter(ac) for _, ac in counters])
         return self._utility_frame(after), out
 
+    def round1_points(self, seat: int) -> list[tuple]:
+        """The points the seats before ``seat`` (0, 1, 2) can have after their round-1
+        turns, each a tuple :meth:`round1_utility` accepts as ``points_before``.
+
+        Examples
+        --------
+        >>> solve_three(Rules(start_points=4, n_dice=2)).round1_points(0)
+        [()]
+        """
+        seat = check_int("seat", seat, 0, 2)
+        return list(self._params["round1"][seat])
+
     def round1_utility(self, seat: int, points_before=()) -> pd.Series:
         """A round-1 turn's utility for ``seat`` (0, 1, 2) once the seats before it
         have the given points (all alive): its winning chance after each total."""
@@ -409,8 +435,9 @@ PLAY_ROUNDS = 50
 THREE_STATE_BYTES = 136
 
 #: Wall seconds per rotation class of :func:`solve_three` on the 2-core reference
-#: machine: 1,797 s of CPU for the 21,360 classes of the default rules, on 2 threads.
-THREE_CLASS_SECONDS = 0.042
+#: machine: 428 s wall (342 s of CPU) for the 21,360 classes of the default rules
+#: (``benchmarks/bench_three.py``, load 1.7-3.8).
+THREE_CLASS_SECONDS = 0.020
 
 
 def n_classes(top: int) -> int:
@@ -435,7 +462,7 @@ def three_size(rules: Rules) -> Estimate:
     --------
     >>> est = three_size(Rules())
     >>> est.nbytes // 10**6, round(est.seconds / 60)
-    (9, 15)
+    (9, 7)
     """
     top = max_points(rules)
     states = (top + 1) ** 3
@@ -606,7 +633,7 @@ def _round_one(rules, tables, table, duel, utilities) -> pd.Series:
     import pandas as pd
 
     n = rules.n_dice
-    points = [_round_points(rules, int(x)) for x in tables.totals]
+    points = [round_points(rules, int(x)) for x in tables.totals]
     round1 = duel.round1["second_player_win"]
 
     def turn(rows, seat, before):

@@ -43,7 +43,8 @@ def _plain_turn(n, sums, state_start, state_sum, size_offset, probability, opt_s
     return value[n, int(np.searchsorted(sums, 0))]
 
 
-@pytest.mark.parametrize("rules", [Rules(n_dice=3), Rules(n_dice=4, face_values=(-2, 0, 0, 1, 3, 5))],
+@pytest.mark.parametrize("rules", [Rules(n_dice=3),
+                                   Rules(n_dice=4, face_values=(-2, 0, 0, 1, 3, 5))],
                          ids=["default-faces", "other-faces"])  # fmt: skip
 def test_vector_turn_matches_the_plain_turn(rules):
     t = turn_tables(rules)
@@ -55,7 +56,8 @@ def test_vector_turn_matches_the_plain_turn(rules):
         du[:] = rng.random(du.shape) * (rng.random(du.shape) < 0.5)
         a_mover = float(rng.random())
         args = (n, t.sums, t.state_start, t.state_sum, t.space.size_offset,
-                t.space.probability, t.opt_start, t.opt_size, t.opt_value, cu, du, a_mover)  # fmt: skip
+                t.space.probability, t.opt_start, t.opt_size, t.opt_value, cu, du,
+                a_mover)  # fmt: skip
         alpha, beta = vector_turn(*args, value, slope)
         plain_alpha, plain_beta = _plain_turn(*args)
         assert np.array_equal(alpha, plain_alpha)  # the same operations: the same bits
