@@ -33,6 +33,7 @@ from tabletop.balance import Metric, build_card, estimate, exact
 from tabletop.seeding import as_seed_sequence, check_count
 from tabletop.stats import estimate_mean
 from tabletop.sweep import task_seed
+from tabletop.validate import check_bool
 
 PLAY = {"heuristic": "straight", "random": "random"}  # agent on every seat
 #: The small board on which the two-against-two solutions meet full-compass responders:
@@ -181,6 +182,7 @@ def balance(rules: Rules | None = None, *, n_games: int = 20_000, seed=0,
     root = as_seed_sequence(seed)
     jobs = check_count("jobs", jobs, 1)
     compass_capital = check_count("compass_capital", compass_capital, 1)
+    compass = check_bool("compass", compass)
     coalition_text = str(g_coal)
     pool = None
     if jobs > 1:  # coalitions in a second process, the rest here

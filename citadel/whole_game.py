@@ -503,7 +503,7 @@ def grid_convergence(rules: Rules, steps, directions: str = "all", *, check: boo
     import pandas as pd
 
     from citadel.stage import distinct_orders
-    from tabletop.validate import check_int
+    from tabletop.validate import check_bool, check_int
 
     rules = Rules.check(rules, default=False)
     if isinstance(steps, (str, bytes)) or not hasattr(steps, "__iter__"):
@@ -512,6 +512,7 @@ def grid_convergence(rules: Rules, steps, directions: str = "all", *, check: boo
     if not steps:
         raise ValueError("steps must hold at least one bid step, got none")
     check_choice("directions", directions, ("axis", "fees", "all"))
+    check = check_bool("check", check)
     states = standard_states(rules)
     rows = {}
     for step in steps:

@@ -82,6 +82,7 @@ from samarra.information import action_code, public_action, public_token
 from samarra.position import Position, setups, start_position
 from samarra.rules import Rules
 from samarra.solve import Table
+from tabletop.frozen import same_fields
 from tabletop.validate import check_float, check_instance
 
 if TYPE_CHECKING:
@@ -91,7 +92,7 @@ if TYPE_CHECKING:
 MODELS = ("uniform", "determinizing")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class _Belief:
     """One side's belief after some tokens: per enemy setup (in the order of
     :func:`samarra.setups`), the position it gives (None: ruled out by the tokens) and
@@ -101,6 +102,8 @@ class _Belief:
     worlds: tuple
     weights: tuple
     history: int
+
+    __eq__ = same_fields
 
 
 def _option_of(position: Position, action) -> Option:

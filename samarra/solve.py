@@ -314,11 +314,11 @@ class Table:
         tags, the block offsets and the layout."""
         rules, geo = self.rules, self.geometry
         n, width, length = rules.n_cells, rules.width, rules.length
-        flip = [(length - 1 - c // width) * width + c % width for c in range(n)]
-        steps = [rules.steps(c) for c in range(n)]
+        flip = tuple((length - 1 - c // width) * width + c % width for c in range(n))
+        steps = tuple(tuple(rules.steps(c)) for c in range(n))
         undo0, pass0 = _first_tags(rules)
         return (n, flip, steps, undo0, pass0, rules.allow_pass, rules.no_repetition,
-                geo.offset.tolist(), geo.layout.tolist())  # fmt: skip
+                tuple(geo.offset.tolist()), tuple(geo.layout.tolist()))  # fmt: skip
 
     def _encode(self, p: Position) -> int:
         """:func:`state_of` and ``samarra._kernels.encode`` in one plain-Python pass: a

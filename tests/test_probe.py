@@ -636,6 +636,14 @@ def _api() -> dict[str, Entry]:
             {"progress": PROGRESS,
              "rules": Rules(C, n_players=2), "directions": Choice("axis", "fees")},
             citadel.DuelGameSolution, lambda r, a: r.residual < 1e-6, slow=True),
+        "citadel.grid_convergence": Entry(
+            {"progress": PROGRESS, "rules": Rules(C, n_players=2),
+             "steps": Fixed(lambda d: [d["rules"].capital], "x", 3, [0]),
+             "directions": Choice("axis", "fees"), "check": BOOL},
+            pd.DataFrame, lambda r, a: len(r) == 1 and bool(r["states"].iloc[0] > 0),
+            slow=True),
+        "citadel.standard_states": Entry({"rules": Rules(C, n_players=2)}, dict,
+                                         lambda r, a: len(r) == 4),
         "citadel.solve_sides": Entry(
             {"allow_large": BOOL, "progress": PROGRESS,
              "rules": Rules(C), "side": Choice("N", "NE"),

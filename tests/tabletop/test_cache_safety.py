@@ -292,6 +292,12 @@ COVERED = {
 
 #: Caches found in the sources that need no case of their own, and why.
 EXEMPT = {
+    "samarra.engine:_board":
+        "each cell's steps and power neighbours per rules, as tuples of tuples of ints: "
+        "nothing a caller can edit",
+    "samarra.solve:Table._lookup":
+        "a table's plain-Python copy of its index layout for Table.index, tuples of ints "
+        "only (test_fast_path.py holds Table.index to the kernel's encoding)",
     "tabletop.frozen:memoize.<locals>.decorate.<locals>.stored":
         "the store of tabletop.frozen.memoize itself: every memoised case runs through it",
     "tabletop.notebooks:Timings.__init__":

@@ -74,6 +74,7 @@ MINIMAL = {
 
 #: Where one name means different things in different packages: (qualified name, argument).
 MINIMAL_FOR = {
+    ("citadel.grid_convergence", "steps"): lambda: [50],
     ("panache.simulate_games", "agents"): lambda: _panache_agents(),
     ("panache.tournament", "agents"): lambda: _panache_agents(),
     ("citadel.simulate_games", "agents"): lambda: "straight",
