@@ -22,9 +22,9 @@ Work arrays, one row per chunk of the batch (``k`` chunks):
 import numpy as np
 from numba import prange
 
-from citadel._kernels import MAX_SEATS, agent_order, resolve_into
+from citadel._kernels import MAX_SEATS, play_round
 from tabletop.draw_state import STATE_WORDS, load_draws, save_draws
-from tabletop.jit import jit, parallel_jit
+from tabletop.jit import parallel_jit
 
 
 def work_arrays(k: int) -> tuple:
@@ -35,57 +35,6 @@ def work_arrays(k: int) -> tuple:
             np.zeros((k, 6, MAX_SEATS), dtype=np.int64),
             np.zeros((k, 7, MAX_SEATS), dtype=np.int64),
             np.zeros((k, STATE_WORDS), dtype=np.uint32))  # fmt: skip
-
-
-@jit(inline="always")
-def _round(kinds, n, radius, x, y, has_last, caps, scores, work, scratch, variant,
-           winners_pay, bid_step, min_bid, smallest, homes, seat_of_dir):  # fmt: skip
-    """One round of :func:`citadel._kernels.play_game_kernel`: ``(x, y, over, alive)``,
-    ``over`` when the pawn left the board (``scores`` written)."""
-    amounts = work[0]
-    dirs = work[1]
-    last_amt = work[2]
-    last_dir = work[3]
-    pays = work[4]
-    fee = work[5]
-    for i in range(n):
-        a, d = agent_order(kinds[i], i, n, x, y, caps, homes, seat_of_dir, last_amt,
-                           last_dir, has_last, radius, bid_step, min_bid, smallest)  # fmt: skip
-        amounts[i] = a
-        dirs[i] = d
-    dx, dy = resolve_into(amounts, dirs, n, variant, winners_pay, pays, fee, scratch)
-    alive = False
-    for i in range(n):
-        caps[i] = max(0, caps[i] - pays[i] - fee[i])
-        last_amt[i] = amounts[i]
-        last_dir[i] = dirs[i]
-        if caps[i] >= smallest:
-            alive = True
-    nx = x + dx
-    ny = y + dy
-    if nx > radius and n < 3:
-        nx = x
-    if nx < -radius and n < 4:
-        nx = x
-    x = nx
-    y = ny
-    out_n = y > radius
-    out_s = y < -radius
-    out_e = x > radius
-    out_w = x < -radius
-    k = out_n + out_s + out_e + out_w
-    if k > 0:
-        for i in range(n):
-            h = homes[i]
-            if (
-                (h == 0 and out_n)
-                or (h == 2 and out_e)
-                or (h == 4 and out_s)
-                or (h == 6 and out_w)
-            ):
-                scores[i] = 1.0 / k
-        return x, y, True, alive
-    return x, y, False, alive
 
 
 @parallel_jit
@@ -145,9 +94,9 @@ def advance_games_kernel(seeds, first_chunk, chunk_size, n_games, kinds, budget,
                     continue
                 playing = True
             while left > 0:
-                x, y, over, alive = _round(kinds, n, radius, x, y, has_last, cg, sg, wk, sk,
-                                           variant, winners_pay, bid_step, min_bid, smallest,
-                                           homes, seat_of_dir)  # fmt: skip
+                x, y, over, alive = play_round(kinds, n, radius, x, y, has_last, cg, sg, wk, sk,
+                                               variant, winners_pay, bid_step, min_bid,
+                                               smallest, homes, seat_of_dir)  # fmt: skip
                 has_last = True
                 r += 1
                 left -= 1

@@ -235,21 +235,69 @@ def agent_order(kind, seat, n, x, y, caps, homes, seat_of_dir, last_amt, last_di
     return legal_amount(cap // need(x, y, home, radius), cap, bid_step, min_bid, smallest), home
 
 
-@jit
-def play_game_kernel(kinds, n, radius, max_rounds, capital, variant, winners_pay, bid_step,
-                     min_bid, smallest, homes, seat_of_dir, scores, caps, work,
-                     scratch):  # fmt: skip
-    """Play one game; write ``scores`` and the final ``caps``; return (rounds, x, y).
-
+@jit(inline="always")
+def play_round(kinds, n, radius, x, y, has_last, caps, scores, work, scratch, variant,
+           winners_pay, bid_step, min_bid, smallest, homes, seat_of_dir):  # fmt: skip
+    """One round of a game from pawn ``(x, y)``: every seat's order, their resolution
+    and payment, the pawn's move; returns ``(x, y, over, alive)``, ``over`` when the
+    pawn left the board (``scores`` written), ``alive`` while some seat can still bid.
     ``work`` is an int64 array (6, MAX_SEATS): this round's amounts and directions,
-    last round's, pays and fees.
-    """
+    last round's, pays and fees. Read by :func:`play_game_kernel` and the chunked
+    games of ``citadel._game_chunks``."""
     amounts = work[0]
     dirs = work[1]
     last_amt = work[2]
     last_dir = work[3]
     pays = work[4]
     fee = work[5]
+    for i in range(n):
+        a, d = agent_order(kinds[i], i, n, x, y, caps, homes, seat_of_dir, last_amt,
+                           last_dir, has_last, radius, bid_step, min_bid, smallest)  # fmt: skip
+        amounts[i] = a
+        dirs[i] = d
+    dx, dy = resolve_into(amounts, dirs, n, variant, winners_pay, pays, fee, scratch)
+    alive = False
+    for i in range(n):
+        caps[i] = max(0, caps[i] - pays[i] - fee[i])
+        last_amt[i] = amounts[i]
+        last_dir[i] = dirs[i]
+        if caps[i] >= smallest:
+            alive = True
+    nx = x + dx
+    ny = y + dy
+    if nx > radius and n < 3:
+        nx = x
+    if nx < -radius and n < 4:
+        nx = x
+    x = nx
+    y = ny
+    out_n = y > radius
+    out_s = y < -radius
+    out_e = x > radius
+    out_w = x < -radius
+    k = out_n + out_s + out_e + out_w
+    if k > 0:
+        for i in range(n):
+            h = homes[i]
+            if (
+                (h == 0 and out_n)
+                or (h == 2 and out_e)
+                or (h == 4 and out_s)
+                or (h == 6 and out_w)
+            ):
+                scores[i] = 1.0 / k
+        return x, y, True, alive
+    return x, y, False, alive
+
+
+@jit
+def play_game_kernel(kinds, n, radius, max_rounds, capital, variant, winners_pay, bid_step,
+                     min_bid, smallest, homes, seat_of_dir, scores, caps, work,
+                     scratch):  # fmt: skip
+    """Play one game; write ``scores`` and the final ``caps``; return (rounds, x, y).
+
+    ``work`` is an int64 array (6, MAX_SEATS) (:func:`play_round`).
+    """
     for i in range(n):
         caps[i] = capital
         scores[i] = 0.0
@@ -260,46 +308,12 @@ def play_game_kernel(kinds, n, radius, max_rounds, capital, variant, winners_pay
     rounds = 0
     has_last = False
     while True:
-        for i in range(n):
-            a, d = agent_order(kinds[i], i, n, x, y, caps, homes, seat_of_dir, last_amt,
-                               last_dir, has_last, radius, bid_step, min_bid, smallest)  # fmt: skip
-            amounts[i] = a
-            dirs[i] = d
-        dx, dy = resolve_into(amounts, dirs, n, variant, winners_pay, pays, fee, scratch)
-        alive = False
-        for i in range(n):
-            caps[i] = max(0, caps[i] - pays[i] - fee[i])
-            last_amt[i] = amounts[i]
-            last_dir[i] = dirs[i]
-            if caps[i] >= smallest:
-                alive = True
+        x, y, over, alive = play_round(kinds, n, radius, x, y, has_last, caps, scores, work,
+                                       scratch, variant, winners_pay, bid_step, min_bid,
+                                       smallest, homes, seat_of_dir)  # fmt: skip
         has_last = True
-        nx = x + dx
-        ny = y + dy
-        if nx > radius and n < 3:
-            nx = x
-        if nx < -radius and n < 4:
-            nx = x
-        x = nx
-        y = ny
         rounds += 1
-        out_n = y > radius
-        out_s = y < -radius
-        out_e = x > radius
-        out_w = x < -radius
-        k = out_n + out_s + out_e + out_w
-        if k > 0:
-            for i in range(n):
-                h = homes[i]
-                if (
-                    (h == 0 and out_n)
-                    or (h == 2 and out_e)
-                    or (h == 4 and out_s)
-                    or (h == 6 and out_w)
-                ):
-                    scores[i] = 1.0 / k
-            return rounds, x, y
-        if rounds >= max_rounds or not alive:
+        if over or rounds >= max_rounds or not alive:
             return rounds, x, y
 
 

@@ -8,7 +8,7 @@ import numpy as np
 from numba import prange
 
 from panache._duel_kernels import MAX_LEVEL
-from panache._kernels import TIE_TOLERANCE
+from panache._kernels import TIE_TOLERANCE, stake_ceiling
 from tabletop.jit import jit, parallel_jit
 
 
@@ -376,16 +376,6 @@ def turn_work(n, n_sums, n_totals):
     (n + 1, n_sums), ``cu`` (n_sums, 3), ``du`` (n_sums,), ``decisions`` (n_totals,)."""
     return (np.empty((n + 1, n_sums, 3)), np.empty((n + 1, n_sums)), np.zeros((n_sums, 3)),
             np.zeros(n_sums), np.zeros(n_totals, dtype=np.int64))  # fmt: skip
-
-
-@jit
-def stake_ceiling(points, stake_factor, stake_cap):
-    """The largest Master Panache stake of a player with ``points`` (``stake_cap`` 0:
-    no cap)."""
-    top = stake_factor * points
-    if stake_cap > 0 and stake_cap < top:
-        top = stake_cap
-    return top
 
 
 #: Policy-iteration steps before a class is declared cycling.
