@@ -71,6 +71,8 @@ from dataclasses import MISSING, fields
 import numpy as np
 import pandas as pd
 
+from tabletop import _entry
+
 FORMATS = ("table", "csv", "json")
 RULE_DEST = "rule_"  # argparse dest prefix of the rule options
 
@@ -165,7 +167,8 @@ def one_line_errors(main):
     ``MemoryError``: the line says so and names the cure     1
     any other exception (a bug): its type and message,       1
     and how to see the traceback (:data:`TRACEBACK_ENV`)
-    ``KeyboardInterrupt`` (Ctrl-C): ``error: interrupted``   130 (:data:`EXIT_INTERRUPTED`)
+    ``KeyboardInterrupt`` (Ctrl-C), or any error after a     130 (:data:`EXIT_INTERRUPTED`)
+    Ctrl-C arrived: ``error: interrupted``
     ======================================================  ==============================
 
     Otherwise it returns ``main``'s code (0 for None). ``SystemExit`` passes through
@@ -199,6 +202,9 @@ def one_line_errors(main):
             _stdout_gone()
             return EXIT_ERROR
         except (ValueError, TypeError, OSError, ArithmeticError) as exc:
+            if _entry.interrupted():  # a Ctrl-C that surfaced as another error
+                _report("interrupted")
+                return EXIT_INTERRUPTED
             _report(error_line(exc))
             return EXIT_ERROR
         except MemoryError as exc:
@@ -209,6 +215,9 @@ def one_line_errors(main):
             _report("interrupted")
             return EXIT_INTERRUPTED
         except Exception as exc:
+            if _entry.interrupted():  # e.g. numba's "no compiled object yet" after Ctrl-C
+                _report("interrupted")
+                return EXIT_INTERRUPTED
             if os.environ.get(TRACEBACK_ENV, "") not in ("", "0"):
                 raise
             _report(f"internal error: {type(exc).__name__}: {error_line(exc)} "

@@ -248,6 +248,19 @@ def test_exit_codes_and_bugs(capsys, monkeypatch):
         toy_main(["--seed", "16"])
 
 
+@pytest.mark.parametrize("seed", [13, 16, 20])
+def test_any_error_after_a_ctrl_c_ends_as_interrupted(capsys, monkeypatch, seed):
+    """A Ctrl-C that surfaces as another error (numba turns an interrupted compilation
+    into ``RuntimeError: no compiled object yet``) ends as interrupted, not as a bug or a
+    bad value; without a Ctrl-C the same errors keep their own lines and codes."""
+    monkeypatch.delenv(cli.TRACEBACK_ENV, raising=False)
+    assert toy_main(["--seed", str(seed)]) == 1
+    assert "interrupted" not in capsys.readouterr().err
+    monkeypatch.setattr("tabletop._entry._interrupted", True)
+    assert toy_main(["--seed", str(seed)]) == 130
+    assert capsys.readouterr().err == "error: interrupted\n"
+
+
 @pytest.mark.parametrize(
     ("seed", "code", "line"),
     [
