@@ -274,6 +274,8 @@ def parse_value(name: str, text: str, hint):
     (-3, -2, -1, 0, 1, 2)
     >>> parse_value("mp_stake_cap", "none", int | None) is None
     True
+    >>> parse_value("exchange_rates", "13:1,0:6", tuple[tuple[int, int], ...])
+    ((13, 1), (0, 6))
     >>> parse_value("n_dice", "six", int)
     Traceback (most recent call last):
     ...
@@ -292,6 +294,18 @@ def parse_value(name: str, text: str, hint):
             except ValueError:
                 pass
         raise ValueError(f"{name}: expected {_type_text(hint)}, got {text!r}")
+    if origin is tuple and len(args) == 2 and args[1] is Ellipsis \
+            and typing.get_origin(args[0]) is tuple:  # a table of pairs: KEY:VALUE,...
+        parts = typing.get_args(args[0])
+        out = []
+        for item in text.split(",") if text else []:
+            fields_ = item.split(":")
+            if len(fields_) != len(parts):
+                form = ":".join(_type_text(a).upper() for a in parts)
+                raise ValueError(f"{name}: expected {form} items separated by commas, "
+                                 f"got {text!r}")  # fmt: skip
+            out.append(tuple(parse_value(name, f, a) for f, a in zip(fields_, parts, strict=True)))
+        return tuple(out)
     if origin is tuple:
         items = text.split(",") if text else []
         if len(args) == 2 and args[1] is Ellipsis:
@@ -323,6 +337,24 @@ def parse_value(name: str, text: str, hint):
     if hint is str:
         return text
     raise TypeError(f"{name}: no command-line form for the type {hint!r}")
+
+
+def value_text(value) -> str:
+    """A knob's value in the form :func:`parse_value` reads (and the command line takes).
+
+    Examples
+    --------
+    >>> value_text((-4, -3, 0)), value_text(((13, 1), (0, 6))), value_text(None), value_text(True)
+    ('-4,-3,0', '13:1,0:6', 'none', 'true')
+    """
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, tuple):
+        return ",".join(":".join(map(value_text, v)) if isinstance(v, tuple) else value_text(v)
+                        for v in value)  # fmt: skip
+    return str(value)
 
 
 def _converter(name: str, hint):

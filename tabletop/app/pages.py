@@ -1,0 +1,179 @@
+"""The web page's layout: Panel widgets around :mod:`tabletop.app.callbacks`.
+
+Each page is a function returning a Panel layout; :func:`build` puts them in tabs. A
+form's button runs its callback; an error shows the command line's one line in a red
+box beside the form, and a card's computation runs in a worker thread behind a progress
+bar, so the page stays responsive.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from pathlib import Path
+
+import panel as pn
+
+from tabletop.app import callbacks
+
+#: The route under which the reports' folder is served (its figures).
+REPORTS_ROUTE = "reports"
+
+
+def _error_box():
+    return pn.pane.Alert("", alert_type="danger", visible=False, sizing_mode="stretch_width")
+
+
+def _show_error(box, exc: BaseException) -> None:
+    box.object = callbacks.error_text(exc)
+    box.visible = True
+
+
+def advisor_page():
+    """The Master Panache dice advisor: a roll in, the best keep and every option out."""
+    roll = pn.widgets.TextInput(label="Dice rolled", value="6 5 5 3 1",
+                                placeholder="e.g. 6 5 5 3 1", description="faces 1..6")  # fmt: skip
+    kept = pn.widgets.TextInput(label="Dice set aside earlier this turn", value="",
+                                placeholder="none")  # fmt: skip
+    goal = pn.widgets.Select(label="Play for", options=callbacks.GOALS, value="ev")
+    k = pn.widgets.IntInput(label="k (a total of at least k)", value=1, visible=False)
+    points = pn.widgets.IntInput(label="Your points", value=20, visible=False)
+    against = pn.widgets.IntInput(label="Your opponent's points", value=20, visible=False)
+    button = pn.widgets.Button(label="Advise", color="primary")
+    error = _error_box()
+    best = pn.pane.Markdown("", name="best")
+    table = pn.pane.DataFrame(None, name="options", index=True, sizing_mode="stretch_width")
+    command = pn.pane.Markdown("", name="command")
+
+    def show_goal_fields(event=None):
+        k.visible = goal.value == "at_least"
+        points.visible = against.visible = goal.value == "duel"
+
+    def advise(event=None):
+        try:
+            advice = callbacks.advise_roll(roll.value, kept.value, goal.value, k.value,
+                                           points.value, against.value)  # fmt: skip
+        except (ValueError, TypeError) as exc:
+            _show_error(error, exc)
+            best.object, table.object, command.object = "", None, ""  # no stale answer
+            return
+        error.visible = False
+        best.object = f"### {advice.best}"
+        table.object = advice.table
+        command.object = f"The same at a command line:\n\n```\n{advice.command}\n```"
+
+    goal.param.watch(show_goal_fields, "value")
+    button.on_click(advise)
+    advise()
+    form = pn.Column(roll, kept, goal, k, points, against, button, error, width=340)
+    return pn.Row(form, pn.Column(best, table, command, sizing_mode="stretch_width"),
+                  name="Dice advisor")  # fmt: skip
+
+
+def _knob_widget(knob: callbacks.Knob):
+    if knob.kind == "bool":
+        return pn.widgets.Checkbox(label=f"{knob.name}: {knob.help}", value=knob.default)
+    if knob.kind == "int":
+        return pn.widgets.IntInput(label=knob.name, value=knob.default, description=knob.help)
+    return pn.widgets.TextInput(label=knob.name, value=knob.text, description=knob.help)
+
+
+def explorer_page():
+    """The variant explorer: every knob of a game, its balance card beside the seed's."""
+    from tabletop.games import get, names
+    from tabletop.report import changed_knobs, variant_slug
+
+    game = pn.widgets.Select(label="Game", options={get(n).title: n for n in names()})
+    fields: dict = {}
+    form = pn.Column(width=340)
+    button = pn.widgets.Button(label="Compare with the seed's rules", color="primary")
+    progress = pn.indicators.Progress(label="computing", active=False, visible=False,
+                                      sizing_mode="stretch_width")  # fmt: skip
+    error = _error_box()
+    verdict = pn.pane.Markdown("", name="verdict", sizing_mode="stretch_width")
+    table = pn.pane.DataFrame(None, name="card", index=True, sizing_mode="stretch_width")
+    figure = pn.pane.Matplotlib(None, name="figure", dpi=96, tight=True, visible=False)
+    command = pn.pane.Markdown("", name="command")
+    latest: dict = {}
+    markdown_file = pn.widgets.FileDownload(
+        callback=lambda: io.StringIO(latest["result"].markdown), filename="card.md",
+        label="Download as Markdown", visible=False)  # fmt: skip
+    csv_file = pn.widgets.FileDownload(
+        callback=lambda: io.StringIO(latest["result"].csv), filename="card.csv",
+        label="Download as CSV", visible=False)  # fmt: skip
+
+    def build_form(event=None):
+        fields.clear()
+        fields.update({k.name: _knob_widget(k) for k in callbacks.knobs(game.value)})
+        form.objects = [game, *fields.values(), button, progress, error]
+
+    async def compare(event=None):
+        values = {name: w.value for name, w in fields.items()}
+        progress.visible = progress.active = button.disabled = True
+        error.visible = False
+        try:
+            result = await asyncio.to_thread(callbacks.explore, game.value, values)
+        except (ValueError, TypeError, MemoryError, OSError) as exc:
+            _show_error(error, exc)
+            verdict.object, table.object, command.object = "", None, ""  # no stale card
+            figure.visible = markdown_file.visible = csv_file.visible = False
+            return
+        finally:
+            progress.visible = progress.active = button.disabled = False
+        latest["result"] = result
+        slug = variant_slug(game.value, changed_knobs(result.comparison.variant_rules))
+        markdown_file.filename, csv_file.filename = f"{slug}.md", f"{slug}.csv"
+        verdict.object = result.comparison.verdict
+        table.object = result.table
+        figure.object = result.figure()
+        command.object = f"The same at a command line:\n\n```\n{result.command}\n```"
+        figure.visible = markdown_file.visible = csv_file.visible = True
+
+    game.param.watch(build_form, "value")
+    button.on_click(compare)
+    build_form()
+    results = pn.Column(verdict, table, figure, pn.Row(markdown_file, csv_file), command,
+                        sizing_mode="stretch_width")  # fmt: skip
+    return pn.Row(form, results, name="Variant explorer")
+
+
+def report_view(path: Path):
+    """One report, rendered, on a page of its own (its route: ``/report/<file stem>``)."""
+    text = Path(path).read_text(encoding="utf-8")
+    return pn.pane.Markdown(callbacks.report_markdown(text, f"/{REPORTS_ROUTE}/figures"),
+                            sizing_mode="stretch_width", name="report")  # fmt: skip
+
+
+def reports_page(folder: Path | None = None):
+    """The reports of ``folder`` (default: the project's ``reports/``), the index first;
+    a link from one report to another opens that report's own page."""
+    files = callbacks.report_files(folder)
+    choice = pn.widgets.Select(label="Report", options=list(files))
+    view = pn.Column(report_view(files[choice.value]), sizing_mode="stretch_width")
+
+    def show(event=None):
+        view.objects = [report_view(files[choice.value])]
+
+    choice.param.watch(show, "value")
+    return pn.Column(choice, view, name="Reports", sizing_mode="stretch_width")
+
+
+def routes(reports: Path | None = None) -> dict:
+    """The server's pages: ``/`` (the tabs) and ``/report/<stem>`` for each report, each
+    a function that builds a fresh page per visitor."""
+
+    def page_of(path: Path):
+        return lambda: report_view(path)  # Panel serves functions (not partial objects)
+
+    files = callbacks.report_files(reports)
+    out = {"/": lambda: build(reports)}
+    for path in files.values():
+        out[f"/report/{path.stem}"] = page_of(path)
+    return out
+
+
+def build(reports: Path | None = None):
+    """The whole page: the three pages in tabs."""
+    pn.extension(notifications=False)
+    return pn.Tabs(advisor_page(), explorer_page(), reports_page(reports), dynamic=True,
+                   sizing_mode="stretch_width")  # fmt: skip
