@@ -20,7 +20,7 @@ from samarra.hidden_play import (
     equilibrium_play,
     is_bluff,
 )
-from samarra.horizon import HorizonGame, horizon_values, solve_horizon
+from samarra.horizon import HorizonGame, HorizonSolution, horizon_values, solve_horizon
 from samarra.position import Position, format_position, parse_position, setups, start_position
 from samarra.rules import Rules
 from samarra.setup import SetupGame, setup_game, setup_values
@@ -38,6 +38,7 @@ __all__ = [
     "GreedyAgent",
     "HiddenSolution",
     "HorizonGame",
+    "HorizonSolution",
     "ISMCTSAgent",
     "Position",
     "RandomAgent",

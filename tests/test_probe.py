@@ -919,7 +919,7 @@ RECORDS = {
                 "GameRecord", "GameSamples", "Resolution", "SidesCheck", "SidesSolution",
                 "StallOdds"),
     "samarra": ("AgentExploitability", "GameResult", "HiddenSolution", "HorizonGame",
-                "SetupGame", "Value", "View"),
+                "HorizonSolution", "SetupGame", "Value", "View"),
     "commander": ("BattleOdds", "BattleResult", "CardDataError", "CardSet",
                   "EconomyResult", "RaceResult", "Violation"),
 }
