@@ -371,10 +371,11 @@ OBJECTIVES = {"difference": (1.0, -1.0), "score": (1.0, 0.0)}
 #: their small arrays), measured with tracemalloc on radius 1, capital 10-20, bid step 5.
 STATE_BYTES = 1100
 
-#: Seconds per state: a fixed part and a part per entry of the state's stage game,
-#: measured on the 2-core reference machine under a load of about 15 (28 ms at 3 x 3
-#: orders, 96 ms at 9 x 9, 130 ms at 17 x 17).
-STATE_SECONDS = (0.03, 4e-4)
+#: Seconds per state: a fixed part and a part per entry of the state's stage game, fitted
+#: to 15 solves (radius 1 to 3, capital 10 to 100, bid_step 5 to 50, sides NE, NS and N;
+#: 189 to 3,969 states, 3 x 19 to 17 x 17 orders) in CPU seconds on the 2-core reference
+#: machine (2026-11-26): 6.7 ms + 2.9 us an entry, rounded up by about 20%.
+STATE_SECONDS = (0.008, 5e-6)
 
 
 def sides_size(rules: Rules, side="NE", compass: bool = False) -> Estimate:

@@ -292,6 +292,51 @@ def command_line(game: str, subcommand: str, changed: Mapping, seed: int = 0) ->
     return " ".join(shlex.quote(a) for a in argv)
 
 
+#: Seconds a card may take before the page asks to go ahead (about a minute: the seed
+#: rules' cards take 0.3 to 35 s on 2 cores).
+CARD_BUDGET = 60.0
+
+
+def card_estimate(game: str, changed: Mapping) -> float:
+    """Seconds the variant's card is expected to take in its exact solves, from the
+    rules alone (0 when nothing long is foreseen).
+
+    The estimates are the solvers' own: Samarra's table (:func:`samarra.analyses.
+    solve_estimate`, 0 when cached), Citadel's duel on its two grids and coalitions
+    (:func:`citadel.whole_game.solve_time`, :func:`citadel.sides.sides_size`); the
+    Master Panache duel and the Master & Commander card are fast at every legal
+    setting tried (their solvers check memory themselves).
+
+    Examples
+    --------
+    >>> card_estimate("samarra", {"width": 4, "length": 6}) > CARD_BUDGET
+    True
+    >>> card_estimate("commander", {"win_gold": 8})
+    0.0
+    """
+    import dataclasses
+
+    from tabletop.games import get
+
+    rules = get(game).rules_class()(**dict(changed))
+    if game == "samarra":
+        from samarra.analyses import solve_estimate
+
+        return float(solve_estimate(rules))
+    if game == "citadel":
+        from citadel.analyses import grid_for
+        from citadel.sides import sides_size
+        from citadel.whole_game import solve_time
+
+        duel = dataclasses.replace(rules, n_players=2)
+        seconds = sum(solve_time(dataclasses.replace(duel, bid_step=grid_for(rules, g))).seconds
+                      for g in (5, 10))  # fmt: skip
+        four = dataclasses.replace(rules, n_players=4, bid_step=grid_for(rules, 50))
+        seconds += sum(sides_size(four, side).seconds for side in ("NE", "NS", "N"))
+        return float(seconds)
+    return 0.0
+
+
 @dataclass(frozen=True)
 class Exploration:
     """A variant's balance card beside the seed's rules, ready to show.
