@@ -137,3 +137,18 @@ def test_a_report_opens_with_its_figures(page, tmp_path):
     image.wait_for(timeout=WAIT)
     assert page.evaluate("(img) => img.naturalWidth", image.element_handle()) > 100
     page.screenshot(path=str(tmp_path / "report.png"))
+
+
+def test_a_long_card_says_its_estimate_first(page, tmp_path):
+    page.get_by_text("Variant explorer", exact=True).click()
+    page.locator("select:has(option:text-is('Master Citadel'))").select_option(
+        label="Master Citadel")
+    box = page.locator("div.bk-input-group:has(label:text-is('capital')) input").first
+    box.wait_for(timeout=WAIT)
+    box.fill("300")
+    box.press("Enter")
+    page.get_by_role("button", name="Compare with the seed's rules").click()
+    page.wait_for_selector("text=This card needs about", timeout=WAIT)
+    page.screenshot(path=str(tmp_path / "estimate.png"), full_page=True)
+    assert page.get_by_text("computing").count() == 0 or not page.get_by_text(
+        "computing").first.is_visible()

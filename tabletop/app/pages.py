@@ -80,6 +80,7 @@ def _knob_widget(knob: callbacks.Knob):
 
 def explorer_page():
     """The variant explorer: every knob of a game, its balance card beside the seed's."""
+    from tabletop.budget import duration
     from tabletop.games import get, names
     from tabletop.report import changed_knobs, variant_slug
 
@@ -90,6 +91,7 @@ def explorer_page():
     progress = pn.indicators.Progress(label="computing", active=False, visible=False,
                                       sizing_mode="stretch_width")  # fmt: skip
     error = _error_box()
+    warning = pn.pane.Alert("", alert_type="warning", visible=False, sizing_mode="stretch_width")
     verdict = pn.pane.Markdown("", name="verdict", sizing_mode="stretch_width")
     table = pn.pane.DataFrame(None, name="card", index=True, sizing_mode="stretch_width")
     figure = pn.pane.Matplotlib(None, name="figure", dpi=96, tight=True, visible=False)
@@ -105,12 +107,26 @@ def explorer_page():
     def build_form(event=None):
         fields.clear()
         fields.update({k.name: _knob_widget(k) for k in callbacks.knobs(game.value)})
-        form.objects = [game, *fields.values(), button, progress, error]
+        form.objects = [game, *fields.values(), button, progress, warning, error]
 
     async def compare(event=None):
         values = {name: w.value for name, w in fields.items()}
-        progress.visible = progress.active = button.disabled = True
         error.visible = False
+        try:
+            changed = callbacks.read_knobs(game.value, values)
+            seconds = callbacks.card_estimate(game.value, changed)
+        except (ValueError, TypeError) as exc:
+            _show_error(error, exc)
+            return
+        asked = (game.value, tuple(sorted(map(repr, changed.items()))))
+        if seconds > callbacks.CARD_BUDGET and latest.get("asked") != asked:
+            latest["asked"] = asked  # the same knobs again: go ahead
+            warning.object = (f"This card needs about {duration(seconds)} (the solvers' "
+                              "estimate from the rules). Press the button again to compute it.")
+            warning.visible = True
+            return
+        warning.visible = False
+        progress.visible = progress.active = button.disabled = True
         try:
             result = await asyncio.to_thread(callbacks.explore, game.value, values)
         except (ValueError, TypeError, MemoryError, OSError) as exc:
