@@ -89,7 +89,9 @@ def test_a_player_types_a_roll_and_reads_the_best_keep(page, tmp_path):
     from tabletop.app import callbacks
 
     expected = callbacks.advise_roll("6 5 2", "6 6", "zero")
-    page.get_by_role("textbox").nth(0).fill("6 5 2")
+    page.get_by_role("button", name="clear", exact=True).click()
+    for face in "652":  # clicked, as a player at the table would
+        page.get_by_role("button", name=face, exact=True).click()
     page.get_by_role("textbox").nth(1).fill("6 6")
     page.locator("select:has(option:text-is('a positive total'))").select_option(
         label="a Master Panache (a total of exactly zero)")

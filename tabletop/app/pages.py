@@ -62,10 +62,19 @@ def advisor_page():
         table.object = advice.table
         command.object = f"The same at a command line:\n\n```\n{advice.command}\n```"
 
+    def die_button(face: int):
+        die = pn.widgets.Button(label=str(face), width=40, margin=(2, 2),
+                                description=f"add a {face} to the dice rolled")  # fmt: skip
+        die.on_click(lambda event: setattr(roll, "value", f"{roll.value} {face}".strip()))
+        return die
+
+    clear = pn.widgets.Button(label="clear", width=60, margin=(2, 2))
+    clear.on_click(lambda event: setattr(roll, "value", ""))
+    dice = pn.Row(*(die_button(face) for face in range(1, 7)), clear)
     goal.param.watch(show_goal_fields, "value")
     button.on_click(advise)
     advise()
-    form = pn.Column(roll, kept, goal, k, points, against, button, error, width=340)
+    form = pn.Column(roll, dice, kept, goal, k, points, against, button, error, width=340)
     return pn.Row(form, pn.Column(best, table, command, sizing_mode="stretch_width"),
                   name="Dice advisor")  # fmt: skip
 

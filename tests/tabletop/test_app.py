@@ -203,15 +203,25 @@ def test_the_advisor_page_advises_and_shows_errors_beside_the_form():
     _one(page, pn.widgets.TextInput, "Dice rolled").value = "6 5 2"
     _one(page, pn.widgets.TextInput, "Dice set aside earlier this turn").value = "6 6"
     _one(page, pn.widgets.Select, "Play for").value = "zero"
-    _one(page, pn.widgets.Button).clicks += 1
+    _one(page, pn.widgets.Button, "Advise").clicks += 1
     assert table.object.equals(callbacks.advise_roll("6 5 2", "6 6", "zero").table)
     assert "Keep 6 5 2 and stop" in _one(page, pn.pane.Markdown, "best").object
     alert = _one(page, pn.pane.Alert)
     assert not alert.visible
     _one(page, pn.widgets.TextInput, "Dice rolled").value = "6 7"
-    _one(page, pn.widgets.Button).clicks += 1
+    _one(page, pn.widgets.Button, "Advise").clicks += 1
     assert alert.visible and alert.object.startswith("error: roll: expected dice faces")
     assert table.object is None and _one(page, pn.pane.Markdown, "best").object == ""
+
+
+def test_the_dice_buttons_type_the_roll():
+    page = pages.advisor_page()
+    roll = _one(page, pn.widgets.TextInput, "Dice rolled")
+    _one(page, pn.widgets.Button, "clear").clicks += 1
+    assert roll.value == ""
+    for face in (6, 5, 5):
+        _one(page, pn.widgets.Button, str(face)).clicks += 1
+    assert roll.value == "6 5 5"
 
 
 def test_the_duel_fields_show_only_for_the_duel():
