@@ -113,7 +113,9 @@ def setup_game(rules: Rules | None = None, table: Table | None = None, **solve_o
     Parameters
     ----------
     rules : Rules, optional
-        Default ``Rules()``; ignored when ``table`` is given.
+        Default ``Rules()``, or the table's rules when ``table`` is given; given with a
+        table, it must describe the same board and knobs as the table (the played-game
+        knobs ``max_actions`` and ``horizon`` aside).
     table : Table, optional
         A solved table (else :func:`samarra.solve.solve` is called with
         ``solve_options``).
@@ -136,11 +138,18 @@ def setup_game(rules: Rules | None = None, table: Table | None = None, **solve_o
     """
     import pandas as pd
 
+    from samarra.analyses import solvable_rules as _board_rules
+
+    given = rules is not None
     rules = Rules.check(rules)  # checked even when the table's rules are used
     if table is None:
         table = solve(rules, **solve_options)
     elif not isinstance(table, Table):
         raise TypeError(f"table must be a samarra Table, got {type(table).__name__}")
+    elif given and _board_rules(rules) != _board_rules(table.rules):
+        raise ValueError(f"rules and table disagree: the table was solved for "
+                         f"{_board_rules(table.rules)!r}, the rules given are "
+                         f"{_board_rules(rules)!r}")  # fmt: skip
     payoff, distance = setup_values(table)
     solution = solve_zero_sum(payoff.to_numpy())
     black = pd.Series(solution.row, index=payoff.index, name=f"{SIDES[0]} probability")

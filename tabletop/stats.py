@@ -88,7 +88,12 @@ def estimate_mean(samples) -> MonteCarloEstimate:
                          f"{int((~np.isfinite(x)).sum())} NaN or infinite")  # fmt: skip
     if x.size < 2:
         raise ValueError(f"samples must hold at least 2 values, got {x.size}")
-    return MonteCarloEstimate(float(x.mean()), float(x.std(ddof=1) / math.sqrt(x.size)), x.size)
+    with np.errstate(over="ignore", invalid="ignore"):
+        mean, stderr = float(x.mean()), float(x.std(ddof=1) / math.sqrt(x.size))
+    if not (math.isfinite(mean) and math.isfinite(stderr)):
+        raise ValueError(f"samples overflow: their mean or spread exceeds the float range "
+                         f"(largest magnitude {float(np.abs(x).max()):.3g})")  # fmt: skip
+    return MonteCarloEstimate(mean, stderr, x.size)
 
 
 def estimate_proportion(successes: int, n: int) -> MonteCarloEstimate:

@@ -271,7 +271,7 @@ def check_probabilities(name: str, value, size: int | None = None) -> np.ndarray
 
 
 def check_counts(name: str, value, size: int | None = None) -> np.ndarray:
-    """Counts: a non-empty 1-D array of finite, non-negative numbers.
+    """Counts: a non-empty 1-D array of finite, non-negative whole numbers.
 
     Returned as a C-ordered float64 array. ``size``: the length it must have.
 
@@ -283,10 +283,16 @@ def check_counts(name: str, value, size: int | None = None) -> np.ndarray:
     Traceback (most recent call last):
     ...
     ValueError: observed must hold finite counts >= 0, got [3.0, nan]
+    >>> check_counts("observed", [50, 50.5])
+    Traceback (most recent call last):
+    ...
+    ValueError: observed must hold whole counts, got [50.0, 50.5]
     """
     c = _vector(name, value, "an array of counts", "counts", size)
     if not np.isfinite(c).all() or (c < 0).any():
         raise ValueError(f"{name} must hold finite counts >= 0, got {_show(c)}")
+    if (c != np.floor(c)).any():
+        raise ValueError(f"{name} must hold whole counts, got {_show(c)}")
     return c
 
 

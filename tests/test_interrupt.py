@@ -271,3 +271,24 @@ def test_sigint_while_a_command_line_loads_ends_in_one_line(game, library, tmp_p
     assert err == "error: interrupted\n", err[-2000:]
     assert out == ""  # main never ran
     assert proc.returncode == -signal.SIGINT  # Python's exit on a Ctrl-C: 130 in a shell
+
+
+def test_sigint_ends_a_sweep_with_busy_workers(tmp_path):
+    """``python -m panache sweep`` on two worker processes, each inside a long duel solve
+    (a compiled kernel that sees no Ctrl-C until it returns): the pool's workers are
+    terminated, so the command ends in one line within 2 s (it took 45 s when the
+    pool's exit waited for the running tasks), with no child left."""
+    argv = [sys.executable, "-m", "panache", "sweep", "--analysis", "duel", "--grid",
+            "start_points=200,201,202,203", "--jobs", "2", "--seed", "1"]  # fmt: skip
+    start = time.monotonic()
+    code, err, latency, children = _interrupt(argv, tmp_path)
+    assert time.monotonic() - start > RUNNING
+    assert code == 130
+    assert err.strip().splitlines() == ["error: interrupted"], err[-2000:]
+    assert latency < LATENCY, f"sweep: {latency:.2f} s from SIGINT to exit"
+    assert children, "the sweep had no worker processes"
+    # multiprocessing's resource tracker ends on its own when its parent's pipe closes
+    deadline = time.monotonic() + LATENCY
+    while [pid for pid in children if _alive(pid)] and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not [pid for pid in children if _alive(pid)]

@@ -63,3 +63,13 @@ def test_setup_outcomes_hold_against_a_random_opponent(table33):
 def test_setup_game_needs_a_table():
     with pytest.raises(TypeError, match="table must be"):
         setup_game(table="table")
+
+
+def test_rules_that_disagree_with_the_table_are_refused():
+    """The table decides the board; rules given beside it must name the same one (a 3 x 4
+    question answered from a 3 x 3 table was a silent wrong answer)."""
+    table = solve(Rules(length=3))
+    with pytest.raises(ValueError, match="rules and table disagree"):
+        setup_game(Rules(length=4), table=table)
+    same = setup_game(Rules(length=3, horizon=5, max_actions=50), table=table)
+    assert same == setup_game(table=table) == setup_game(Rules(length=3))

@@ -63,6 +63,8 @@ def test_chi_square_pools_rare_cells():
          "expected_probs must hold finite probabilities"),
         ([5, 3, 3], [0.7, -0.1, 0.4], ValueError,
          "expected_probs must be non-negative and sum to 1"),
+        ([50, 50.5], [0.5, 0.5], ValueError, r"observed must hold whole counts"),
+        ([0.5, 0.5], [0.5, 0.5], ValueError, r"observed must hold whole counts"),
     ],
 )  # fmt: skip
 def test_chi_square_refuses_counts_and_laws_that_are_not_numbers(observed, probs, error, message):
@@ -84,3 +86,9 @@ def test_estimates_refuse_non_finite_samples_and_fractional_counts():
         estimate_proportion(2.5, 10)
     with pytest.raises(TypeError, match=r"n must be an int, got 10.9 \(float\)"):
         proportion_ci(3, 10.9)
+
+
+@pytest.mark.parametrize("samples", [[1e308, 1e308], [1e308, -1e308], [-1e308, -1e308, 0.0]])
+def test_a_mean_that_overflows_is_an_error_not_inf(samples):
+    with pytest.raises(ValueError, match="samples overflow"):
+        estimate_mean(samples)
