@@ -229,8 +229,9 @@ def load_cards(path: str | os.PathLike | None = None, rules: Rules | None = None
             problems.append((*where, "faction", "a lair cannot be 'independent' "
                              "(the lair gives the deck its faction)"))
         if row["rank"] and row["rank"] not in ranks:
-            problems.append((*where, "rank", f"unknown rank {row['rank']!r} "
-                             f"(allowed: blank or {', '.join(sorted(ranks))})"))
+            problems.append((*where, "rank", f"unknown rank {row['rank']!r} (allowed: blank "
+                             f"or a rank of Rules.votes_by_rank: "
+                             f"{', '.join(sorted(ranks)) or 'none given'})"))
         for name in INT_COLUMNS:
             record[name] = _int_field(row, name, problems, where)
         if row["named"] not in ("", "0", "1") and record["named"] >= 0:
@@ -278,8 +279,16 @@ class Deck:
         object.__setattr__(self, "entries", tuple(tuple(e) for e in self.entries))
 
     def counts(self, cards: CardSet) -> pd.DataFrame:
-        """The deck's cards with their copies, joined to the card data."""
+        """The deck's cards with their copies, joined to the card data.
+
+        Raises ``ValueError`` naming the deck's card ids that ``cards`` does not hold.
+        """
         ids = [c for c, _ in self.entries]
+        unknown = [c for c in ids if c not in cards.cards.index]
+        if unknown:
+            raise ValueError(f"deck {self.name!r} names cards not in the card set: "
+                             f"{', '.join(map(repr, unknown[:5]))}"
+                             f"{' ...' if len(unknown) > 5 else ''}")  # fmt: skip
         frame = cards.cards.loc[ids].copy()
         frame.insert(0, "copies", [n for _, n in self.entries])
         return frame

@@ -48,18 +48,21 @@ def _players_and_values(v: Mapping, players) -> tuple[tuple, dict]:
         key = frozenset(coalition)
         if not key <= set(players):
             raise ValueError(f"coalition {coalition!r} names a player not in {players!r}")
-        value = float(value)
+        try:
+            value = float(value)
+        except (TypeError, ValueError):
+            raise TypeError(f"v({coalition!r}) must be a number, got {value!r}") from None
         if not np.isfinite(value):
             raise ValueError(f"v({coalition!r}) must be finite, got {value!r}")
         table[key] = value
     table.setdefault(frozenset(), 0.0)
     if table[frozenset()] != 0.0:
         raise ValueError(f"v(empty coalition) must be 0, got {table[frozenset()]}")
-    for size in range(1, len(players) + 1):
-        for coalition in itertools.combinations(players, size):
-            if frozenset(coalition) not in table:
-                raise ValueError(f"v has no value for the coalition {coalition!r}")
-    return players, table
+    if len(table) < 2 ** len(players):  # counted first: listing 2**30 coalitions takes hours
+        raise ValueError(f"v must give a value to every one of the {2 ** len(players) - 1:,} "
+                         f"non-empty coalitions of {len(players)} players, got "
+                         f"{len(table) - 1:,}")  # fmt: skip
+    return players, table  # every key a distinct subset of the players: all are there
 
 
 def shapley_value(v: Mapping, players) -> pd.Series:

@@ -191,6 +191,12 @@ def atomic_write_bytes(path: str | os.PathLike, data: bytes, *, tidy: bool = Tru
     if not isinstance(data, bytes | bytearray | memoryview):
         raise TypeError(f"data must be bytes, got {type(data).__name__}")
     path = Path(path)
+    if path.is_dir():
+        raise IsADirectoryError(f"path {str(path)!r} is a folder: a file path is needed")
+    blocking = next((p for p in path.parents if p.exists() and not p.is_dir()), None)
+    if blocking is not None:
+        raise NotADirectoryError(f"path {str(path)!r} lies under {str(blocking)!r}, "
+                                 "which is a file, not a folder")  # fmt: skip
     path.parent.mkdir(parents=True, exist_ok=True)
     if tidy:
         remove_stale_temporaries(path.parent)

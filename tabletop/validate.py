@@ -201,7 +201,8 @@ def check_instance(name: str, value, cls: type | tuple[type, ...], *, optional: 
 
 
 def check_path(name: str, value, *, optional: bool = False):
-    """A path: a ``str`` or an ``os.PathLike`` (None too when ``optional``), unchanged.
+    """A path: a non-empty ``str`` or an ``os.PathLike`` with no NUL byte (None too when
+    ``optional``), unchanged.
 
     Examples
     --------
@@ -209,6 +210,10 @@ def check_path(name: str, value, *, optional: bool = False):
     Traceback (most recent call last):
     ...
     TypeError: directory must be a path (str or os.PathLike), got 3 (int)
+    >>> check_path("path", "")
+    Traceback (most recent call last):
+    ...
+    ValueError: path must not be empty
     """
     import os
 
@@ -218,6 +223,11 @@ def check_path(name: str, value, *, optional: bool = False):
         extra = " or None" if optional else ""
         raise TypeError(f"{name} must be a path (str or os.PathLike){extra}, "
                         f"got {_show(value)} ({_kind(value)})")  # fmt: skip
+    text = os.fspath(value)
+    if isinstance(text, str) and not text:
+        raise ValueError(f"{name} must not be empty")
+    if "\0" in (text if isinstance(text, str) else text.decode(errors="replace")):
+        raise ValueError(f"{name} must not hold a NUL byte, got {text!r:.80}")
     return value
 
 

@@ -76,3 +76,13 @@ def test_lair_count_and_minima_at_the_edge():
     assert validate_deck(entries(10, 0, 0, terr=10, adv=45), CARDS) == []
     relaxed = Rules(min_crew=5, min_territories=1, min_adventure=1)
     assert validate_deck(entries(5, 0, 0, terr=1, adv=1), CARDS, relaxed) == []
+
+
+def test_a_deck_naming_an_unknown_card_is_a_clear_error():
+    cards = load_cards()
+    deck = Deck("x", (("no_such_card", 1),))
+    for call in (lambda: validate_deck(deck, cards), lambda: deck_summary(deck, cards),
+                 lambda: deck.counts(cards)):  # fmt: skip
+        with pytest.raises(ValueError, match="deck 'x' names cards not in the card set: "
+                                             "'no_such_card'"):  # fmt: skip
+            call()

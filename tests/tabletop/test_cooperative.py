@@ -76,8 +76,11 @@ def test_random_games_against_the_definition(n):
 def test_bad_games():
     with pytest.raises(TypeError, match="v must be a mapping"):
         shapley_value([1, 2], "AB")
-    with pytest.raises(ValueError, match="no value for the coalition"):
+    with pytest.raises(ValueError, match="every one of the 3 non-empty coalitions of 2 "
+                                         "players, got 2"):  # fmt: skip
         shapley_value({("A",): 1.0, ("B",): 0.0}, "AB")
+    with pytest.raises(TypeError, match=r"v\(\('A', 'B'\)\) must be a number, got 'one'"):
+        shapley_value({("A",): 1.0, ("B",): 0.0, ("A", "B"): "one"}, "AB")
     with pytest.raises(ValueError, match="names a player not in"):
         least_core({("A",): 1.0, ("Z",): 0.0, ("A", "B"): 1.0, ("B",): 0.0}, "AB")
     with pytest.raises(ValueError, match="empty coalition"):

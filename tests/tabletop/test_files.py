@@ -152,3 +152,19 @@ def test_computing_once_without_a_writable_folder_runs_unlocked(tmp_path):
     with computing_once(blocker / "sub" / "table.npz"):  # a folder under a file
         ran.append(True)
     assert ran == [True]
+
+
+def test_a_path_that_cannot_be_a_file_is_named_and_nothing_is_written(tmp_path):
+    blocker = tmp_path / "plain.txt"
+    blocker.write_text("x")
+    cases = [
+        (lambda: atomic_write_text(tmp_path, "a"), IsADirectoryError, "is a folder"),
+        (lambda: atomic_write_text("", "a"), ValueError, "path must not be empty"),
+        (lambda: atomic_write_bytes(blocker / "x.bin", b"a"), NotADirectoryError,
+         "which is a file, not a folder"),
+        (lambda: atomic_write_text(str(tmp_path / "a\0b"), "a"), ValueError, "NUL byte"),
+    ]  # fmt: skip
+    for call, error, message in cases:
+        with pytest.raises(error, match=message):
+            call()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["plain.txt"]

@@ -99,7 +99,7 @@ MINIMAL_FOR = {
 RECORDS = {
     "panache.CommittedDuel", "panache.DuelSolution", "panache.PlayerSheet",
     "panache.ThreeSolution", "citadel.EmpiricalGame", "samarra.HiddenSolution",
-    "samarra.HorizonGame",
+    "samarra.HorizonGame", "samarra.HorizonSolution",
     "samarra.SetupGame", "commander.EconomyResult",
 }  # fmt: skip
 
