@@ -30,6 +30,7 @@ from citadel.simulate import simulate_games
 from citadel.stalling import stall_odds
 from citadel.whole_game import check_solution, solve_duel_game
 from tabletop.balance import Metric, build_card, estimate, exact
+from tabletop.budget import quiet_resource_tracker, stop_pool
 from tabletop.seeding import as_seed_sequence, check_count
 from tabletop.stats import estimate_mean
 from tabletop.sweep import task_seed
@@ -186,6 +187,7 @@ def balance(rules: Rules | None = None, *, n_games: int = 20_000, seed=0,
     coalition_text = str(g_coal)
     pool = None
     if jobs > 1:  # coalitions in a second process, the rest here
+        quiet_resource_tracker()
         pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
     try:
         if pool is not None:
@@ -196,6 +198,11 @@ def balance(rules: Rules | None = None, *, n_games: int = 20_000, seed=0,
             entries.update(coalitions.result())
         else:
             entries.update(_coalition_entries(rules, g_coal))
+    except BaseException:  # an error or Ctrl-C: the coalition solve stops now
+        if pool is not None:
+            stop_pool(pool)
+            pool = None
+        raise
     finally:
         if pool is not None:
             pool.shutdown(cancel_futures=True)

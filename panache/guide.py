@@ -363,7 +363,13 @@ def duel_keeps(rules: Rules | None = None, opponent_points: int = 20, situations
                 chosen.append(int(e))
     else:
         chosen = []
-        for item in situations:
+        if isinstance(situations, str | bytes) or not hasattr(situations, "__iter__"):
+            raise TypeError(f"situations must be a sequence of (set_aside, rolled) pairs, "
+                            f"got {situations!r:.80}")  # fmt: skip
+        for i, item in enumerate(situations):
+            if isinstance(item, str | bytes) or not hasattr(item, "__len__") or len(item) != 2:
+                raise ValueError(f"situations[{i}] must be a (set_aside, rolled) pair of dice "
+                                 f"lists, got {item!r:.80}")  # fmt: skip
             set_aside, rolled = item
             set_aside = check_faces("set_aside", set_aside)
             rolled = check_faces("rolled", rolled)

@@ -190,7 +190,13 @@ def utility_vector(rules: Rules, utility) -> np.ndarray:
         else:
             raise ValueError(f"utility name must be one of {UTILITY_NAMES}, got {utility!r}")
     elif callable(utility):
-        out = np.array([float(utility(int(t))) for t in totals], dtype=np.float64)
+        out = np.empty(totals.size)
+        for k, t in enumerate(totals):
+            value = utility(int(t))
+            try:
+                out[k] = float(value)
+            except (TypeError, ValueError):
+                raise TypeError(f"utility({int(t)}) must be a number, got {value!r:.80}") from None
     else:
         try:
             out = np.asarray(utility, dtype=np.float64)

@@ -91,6 +91,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from tabletop.budget import quiet_resource_tracker, stop_pool
 from tabletop.files import atomic_write_text, remove_stale_temporaries, warn_if_unwritable
 from tabletop.frozen import same_fields
 from tabletop.seeding import as_seed_sequence, check_count
@@ -561,36 +562,6 @@ def exit_with_parent(parent: int) -> None:
     threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
 
 
-def _stop_now(pool: cf.ProcessPoolExecutor) -> None:
-    """End a process pool of our own at once: cancel the tasks that wait and terminate
-    the workers that run one (a task inside a compiled kernel sees a Ctrl-C only when
-    the kernel returns, and the pool's exit would wait for it: 45 s measured)."""
-    workers = list((getattr(pool, "_processes", None) or {}).values())  # no public way before 3.14
-    for worker in workers:
-        if worker.is_alive():
-            worker.terminate()
-    pool.shutdown(wait=False, cancel_futures=True)
-    for worker in workers:
-        worker.join(timeout=5)
-
-
-def _quiet_resource_tracker() -> None:
-    """Start multiprocessing's resource tracker (once per process) told to ignore its
-    warning about semaphores left by terminated workers: it removes them all the same,
-    and a command line's Ctrl-C must end in one line (:func:`_stop_now`)."""
-    from multiprocessing import resource_tracker
-
-    saved = os.environ.get("PYTHONWARNINGS")
-    os.environ["PYTHONWARNINGS"] = "ignore::UserWarning:multiprocessing.resource_tracker"
-    try:
-        resource_tracker.ensure_running()  # the tracker reads the variable when it starts
-    finally:
-        if saved is None:
-            del os.environ["PYTHONWARNINGS"]
-        else:
-            os.environ["PYTHONWARNINGS"] = saved
-
-
 def _run_pending(analysis, pending, fixed, executor, jobs, handle) -> None:
     """Run the pending tasks ``(i, knobs, seed)``; call ``handle(i, outcome)`` as each ends."""
     if not pending:
@@ -602,7 +573,7 @@ def _run_pending(analysis, pending, fixed, executor, jobs, handle) -> None:
                 handle(i, _run_task(analysis, knobs, fixed, seed))
             return
         context = multiprocessing.get_context("spawn")
-        _quiet_resource_tracker()
+        quiet_resource_tracker()
         owned = executor = cf.ProcessPoolExecutor(
             min(jobs, len(pending)), mp_context=context,
             initializer=exit_with_parent, initargs=(os.getpid(),),
@@ -647,7 +618,7 @@ def _run_pending(analysis, pending, fixed, executor, jobs, handle) -> None:
             )
     except BaseException:  # an error or Ctrl-C: stop at once, finished tasks are stored
         if owned is not None:
-            _stop_now(owned)
+            stop_pool(owned)
         raise
     if owned is not None:
         owned.shutdown(wait=True)

@@ -130,3 +130,26 @@ def test_a_long_call_shows_its_bar_when_asked(capsys):
     assert "commander price table" in capsys.readouterr().err
     price_table(Rules(), 50)  # stderr is no terminal here: no bar
     assert capsys.readouterr().err == ""
+
+
+def test_stop_pool_ends_a_busy_worker_at_once():
+    """A worker busy with a long task is terminated, not waited for (a pool's own
+    shutdown waits for the task: 45 s in a sweep of duel solves)."""
+    import concurrent.futures as cf
+    import multiprocessing
+    import time
+
+    from tabletop.budget import quiet_resource_tracker, stop_pool
+
+    quiet_resource_tracker()
+    pool = cf.ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+    busy = pool.submit(time.sleep, 60)
+    waiting = pool.submit(time.sleep, 60)
+    while not busy.running():
+        time.sleep(0.01)
+    workers = list(pool._processes.values())
+    start = time.monotonic()
+    stop_pool(pool)
+    assert time.monotonic() - start < 5
+    assert workers and not any(w.is_alive() for w in workers)
+    assert waiting.cancelled() or waiting.done()
