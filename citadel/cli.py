@@ -265,6 +265,9 @@ def build_parser() -> cli.ArgumentParser:
     simulation(sub, 10_000)
     sub = command("solve", "the two-player game solved on a bid grid", _solve,
                   seed=False, jobs=False)  # fmt: skip
+    for action in sub._actions:  # argparse keeps its options there; the duel has 2 seats
+        if action.dest == cli.RULE_DEST + "n_players":
+            action.help = "seats: the solved duel is the two-player game (default here: 2)"
     directions(sub)
     sub.add_argument("--show", choices=("summary", "opening", "values"), default="summary")
     sub = command("sides", "two coalitions solved as sides on a bid grid", _sides,

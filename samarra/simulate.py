@@ -181,6 +181,10 @@ def tournament(rules: Rules, agents: dict, n_games: int, seed=None,
     rules = Rules.check(rules, default=False)
     if not isinstance(agents, dict) or len(agents) < 1:
         raise ValueError(f"agents must be a non-empty dict name -> agent, got {agents!r}")
+    for name, agent in agents.items():
+        if not callable(getattr(agent, "choose", None)):
+            raise TypeError(f"agents[{name!r}] must be an agent (with a choose method), "
+                            f"got {agent!r:.80}")  # fmt: skip
     if pairings is None:
         pairings = [(b, w) for b in agents for w in agents]
     if isinstance(pairings, str | bytes) or not hasattr(pairings, "__iter__"):

@@ -52,6 +52,8 @@ def test_pairings_restrict_the_tournament(table33):
     assert list(out.index) == [("det", "random")]
     with pytest.raises(ValueError, match="pairings must name agents"):
         tournament(table33.rules, agents, 4, pairings=[("det", "nobody")])
+    with pytest.raises(TypeError, match=r"agents\['a'\] must be an agent"):  # not 'black'
+        tournament(table33.rules, {"a": "random"}, 2)
 
 
 def test_setup_pairs_white_wins_with_perfect_information_are_lost_to_a_repetition(table34):
