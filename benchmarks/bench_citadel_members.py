@@ -2,7 +2,8 @@
 
 For each coalition the Citadel report values (four players: N, NE, NS, NES against the
 other seats; three players: N, E, NE, NS), at the seed's board and capital: the
-abstraction's coalition value (:func:`citadel.solve_sides`, ``objective="score"``),
+abstraction's coalition value (:func:`citadel.solve_sides`, ``objective="score"``;
+``--objective difference`` for the zero-sum game between the two sides),
 side A's payoff when A, then B, best-responds with individual full-compass orders
 (:func:`citadel.members.member_response`), what each gains, the exploitability (the
 sum), and the time and peak memory of each step. Baseline: the abstraction's own
@@ -40,11 +41,12 @@ def main(argv=None) -> None:
     parser.add_argument("--bid-step", type=int, default=20)
     parser.add_argument("--players", type=int, nargs="+", default=[3, 4])
     parser.add_argument("--splits", nargs="+", default=None)
+    parser.add_argument("--objective", choices=("score", "difference"), default="score")
     parser.add_argument("--sizes", action="store_true")
     args = parser.parse_args(argv)
     base = Rules(radius=args.radius, capital=args.capital, bid_step=args.bid_step)
     print(f"radius {args.radius}, capital {args.capital}, bid_step {args.bid_step}; "
-          "A's expected score (objective 'score')", flush=True)  # fmt: skip
+          f"side A's payoff (objective {args.objective!r})", flush=True)  # fmt: skip
     print("players split      abstraction  A_responds  B_responds  gain_A  gain_B  "
           "exploitability  solve_s  respA_s  respB_s  statesA  statesB  pairsA  pairsB  "
           "peak_MB", flush=True)  # fmt: skip
@@ -52,7 +54,7 @@ def main(argv=None) -> None:
         rules = dataclasses.replace(base, n_players=n)
         for split in args.splits or SPLITS[n]:
             began = time.perf_counter()
-            sol = solve_sides(rules, split, objective="score", progress=False)
+            sol = solve_sides(rules, split, objective=args.objective, progress=False)
             solved = time.perf_counter() - began
             if args.sizes:
                 for respond in (0, 1):

@@ -82,8 +82,9 @@ from tabletop.validate import check_bool, check_instance
 __all__ = ["MemberResponse", "member_response", "member_response_size"]
 
 #: Seconds per state and per (state, joint order) pair, measured on the 2-core
-#: reference machine under load (benchmarks/bench_citadel_members.py).
-PAIR_SECONDS = (2e-7, 1.5e-8)
+#: reference machine under a load of about 20 (benchmarks/bench_citadel_members.py at
+#: radius 3, capital 100, bid_step 20: 1.34e9 pairs in 673 s, 6.4e7 in 28 s).
+PAIR_SECONDS = (2e-5, 4.5e-7)
 
 
 @dataclass(frozen=True, eq=False)
@@ -282,9 +283,10 @@ def member_response_size(sol: SidesSolution, respond: int = 0) -> Estimate:
 
 
 def _check_respond(respond) -> int:
-    if isinstance(respond, bool) or respond not in (0, 1):
-        raise ValueError(f"respond must be 0 (side A) or 1 (side B), got {respond!r}")
-    return int(respond)
+    """0 (side A) or 1 (side B)."""
+    from tabletop.validate import check_int
+
+    return check_int("respond", respond, 0, 1)
 
 
 def member_response(sol: SidesSolution, respond: int = 0, *, allow_large: bool = False,

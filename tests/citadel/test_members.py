@@ -207,7 +207,7 @@ def test_bad_arguments():
     sol = _solution(4, 10, "NE", "score")
     with pytest.raises(ValueError, match="respond"):
         member_response(sol, 2)
-    with pytest.raises(ValueError, match="respond"):
+    with pytest.raises(TypeError, match="respond"):
         member_response_size(sol, True)
     with pytest.raises(TypeError, match="sol"):
         member_response("NE", 0)
