@@ -39,7 +39,7 @@ never below 0. With ``payment="all"`` a fee comes with a paid amount, so at capi
 plays its strategy at the solution's level at or below each pooled capital (its own,
 and the responder's members' sum), as :func:`citadel.sides.evaluate_sides` does; a
 pooled capital below the solution's lowest level plays as that level, where only
-orders the actual capital pays for are kept.
+orders the actual capital pays for are kept (renormalised; none left: it abstains).
 
 **Symmetry.** The rules never ask who wrote an order (merging, counters, ties and
 payment read amounts and directions; scores read the pawn), and the fixed side reads
