@@ -13,6 +13,25 @@ solve time, printed beside. Rows are printed as they are done (a row takes minut
 Run: ``PYTHONPATH=. nice -n 19 python benchmarks/bench_citadel_members.py --bid-step 20``
 (``--radius 1 --capital 10 --bid-step 5`` for a quick run; ``--sizes`` prints the
 sizes from :func:`citadel.members.member_response_size` and stops).
+
+Measured 2026-11-26 at radius 3, capital 100, bid_step 20, under a load of 20-31 on
+the 2-core machine (seconds: the abstraction's solve, then each response)::
+
+    objective  players split  abstraction  A_responds  B_responds  exploit.  solve  respA  respB
+    score            3  N|ES      0.000000    0.000000    0.000000  0.000000    231    1.5   13.6
+    score            3  E|NS      0.000000    0.677007    0.000000  0.677007    137    1.1    9.7
+    score            3  NE|S      1.000000    1.000000    1.000000  0.000000    313    4.8    0.4
+    score            3  NS|E      1.000000    1.000000    1.000000  0.000000    577    4.6    0.7
+    score            4  N|ESW     0.000000    1.000000    0.000000  1.000000    260    4.3  673.1
+    score            4  NE|SW     0.000000    1.000000    0.000000  1.000000    616   27.5   30.9
+    score            4  NS|EW     0.474958    1.000000    0.000000  1.000000    732   31.6   46.5
+    score            4  NES|W     1.000000    1.000000    1.000000  0.000000    886  911.9    0.8
+    difference       4  NE|SW     0.000000    1.000000   -1.000000  2.000000   1186   43.8   22.2
+    difference       4  NS|EW     0.000000    0.999999   -0.999999  1.999997    689   15.4   15.2
+
+Peak RSS 289 MB. ``bid_step`` 10 does not fit: the abstraction's solve alone takes
+40 min (three players) to 4.2 h (NE) by :func:`citadel.sides.sides_size`, and a trio's
+response is 8.5e7 states and 1.4e12 (state, joint order) pairs in 8.7 GB.
 """
 
 from __future__ import annotations
