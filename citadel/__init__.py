@@ -6,6 +6,7 @@ from citadel.alliances import EmpiricalGame, empirical_game
 from citadel.analyses import balance
 from citadel.coalitions import AllianceAnalysis, alliance_analysis, coalition_values
 from citadel.game import GameRecord, GameState, initial_state, play_game, play_round
+from citadel.members import MemberResponse, member_response
 from citadel.resolve import Resolution, resolve, resolve_many
 from citadel.rules import DIRECTIONS, Rules
 from citadel.sides import SidesCheck, SidesSolution, check_sides, simulate_sides, solve_sides
@@ -31,6 +32,7 @@ __all__ = [
     "GameRecord",
     "GameSamples",
     "GameState",
+    "MemberResponse",
     "Resolution",
     "Rules",
     "SidesCheck",
@@ -46,6 +48,7 @@ __all__ = [
     "exploitability",
     "grid_convergence",
     "initial_state",
+    "member_response",
     "play_game",
     "play_round",
     "regret_matching",

@@ -576,6 +576,10 @@ def _api() -> dict[str, Entry]:
         "citadel.check_sides": Entry(
             {"sol": Fixed(lambda d: _citadel_sides(), "x", 3, None)}, citadel.SidesCheck,
             lambda r, a: _in_unit(r.p_draw) and r.exploitability < 1e-6),
+        "citadel.member_response": Entry(
+            {"sol": Fixed(lambda d: _citadel_sides(), "x", 3, None), "respond": Int(0, 1),
+             "allow_large": BOOL, "progress": PROGRESS}, citadel.MemberResponse,
+            lambda r, a: r.gain >= -1e-9),
         "citadel.check_solution": Entry(
             {"progress": PROGRESS,
              "sol": Fixed(lambda d: _citadel_duel(), "x", 3, None),
@@ -916,8 +920,8 @@ RECORDS = {
                 "GameResults", "PlayerSheet", "RuleSearch", "ThreeSolution",
                 "TurnDistribution", "TurnSolution"),
     "citadel": ("AllianceAnalysis", "DuelCheck", "DuelGameSolution", "EmpiricalGame",
-                "GameRecord", "GameSamples", "Resolution", "SidesCheck", "SidesSolution",
-                "StallOdds"),
+                "GameRecord", "GameSamples", "MemberResponse", "Resolution", "SidesCheck",
+                "SidesSolution", "StallOdds"),
     "samarra": ("AgentExploitability", "GameResult", "HiddenSolution", "HorizonGame",
                 "HorizonSolution", "SetupGame", "Value", "View"),
     "commander": ("BattleOdds", "BattleResult", "CardDataError", "CardSet",
