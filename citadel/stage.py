@@ -344,7 +344,8 @@ def solve_with_loop(payoff: np.ndarray, loop: np.ndarray, tol: float = 1e-10,
 
 
 def solve_with_loop_small(payoff: np.ndarray, loop: np.ndarray, tol: float = 1e-10,
-                          max_iter: int = 200, warm=None, kept: bool = True) -> LoopSolution:  # fmt: skip
+                          max_iter: int = 200, warm=None,
+                          kept: bool = True) -> LoopSolution:  # fmt: skip
     """:func:`solve_with_loop` in compiled code, every matrix game solved by the dense
     simplex, by double oracle past 400 entries; the same steps, so the same fixed
     point (within ``tol``). Where a matrix game is not solved to its gap tolerance,

@@ -250,7 +250,7 @@ def _refined(A, low, scale, n, rows, kr, basis, row, column):
     try:
         x = np.linalg.solve(M, np.ones(kr))
         y = np.linalg.solve(M.T.copy(), cost)
-    except Exception:  # noqa: BLE001 - numba raises a generic error on singular M
+    except Exception:  # numba raises a plain error on a singular M
         return False
     row[:] = 0.0
     column[:] = 0.0
