@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from citadel._kernels import duel_stage_kernel, loop_solve_kernel, resolve_many_kernel
+from citadel._loop_kernels import loop_solve_kept
 from citadel.rules import Rules
 from tabletop.frozen import same_fields
 from tabletop.matrix_games import SMALL_GAP, solve_small_zero_sum, solve_zero_sum
@@ -343,15 +344,20 @@ def solve_with_loop(payoff: np.ndarray, loop: np.ndarray, tol: float = 1e-10,
 
 
 def solve_with_loop_small(payoff: np.ndarray, loop: np.ndarray, tol: float = 1e-10,
-                          max_iter: int = 200, warm=None) -> LoopSolution:  # fmt: skip
+                          max_iter: int = 200, warm=None,
+                          kept: bool = True) -> LoopSolution:  # fmt: skip
     """:func:`solve_with_loop` in compiled code, every matrix game solved by the dense
-    simplex (:func:`tabletop.matrix_games.solve_small_zero_sum`); the same steps, so
-    the same fixed point. Where a matrix game is not solved to its gap tolerance,
+    simplex, by double oracle past 400 entries; the same steps, so the same fixed
+    point (within ``tol``). Where a matrix game is not solved to its gap tolerance,
     :func:`solve_with_loop` solves the state, with HiGHS behind the simplex.
 
     ``warm``: ``(row, column)`` weights of lengths m and n whose supports start the
     double oracle of the first matrix game (a neighbouring state's solution, say);
-    the value does not depend on it, only the work to reach it.
+    the value does not depend on it, only the work to reach it. ``kept``: the double
+    oracle keeps one simplex tableau while it adds orders
+    (:mod:`citadel._loop_kernels`); otherwise it solves each restricted game from the
+    start (:func:`tabletop.matrix_games.solve_small_zero_sum`, the solver before it,
+    kept as the benchmark's baseline).
 
     Examples
     --------
@@ -363,7 +369,8 @@ def solve_with_loop_small(payoff: np.ndarray, loop: np.ndarray, tol: float = 1e-
     row, column = np.empty(payoff.shape[0]), np.empty(payoff.shape[1])
     if warm is None:
         warm = (np.zeros(payoff.shape[0]), np.zeros(payoff.shape[1]))
-    value, residual, gap, ok = loop_solve_kernel(
+    kernel = loop_solve_kept if kept else loop_solve_kernel
+    value, residual, gap, ok = kernel(
         payoff, loop, tol, max_iter, CERTIFY, FAVOURED_MARGIN, SMALL_GAP, warm[0], warm[1],
         row, column,
     )

@@ -219,7 +219,7 @@ def solve_duel_game(rules: Rules, directions: str = "axis", *,
 
 
 def _solve_states(space: DuelSpace, show: bool = False, fast: bool = True,
-                  warm: bool = False) -> DuelGameSolution:  # fmt: skip
+                  warm: bool = False, kept: bool = True) -> DuelGameSolution:  # fmt: skip
     """Solve every state in order of increasing capitals.
 
     ``fast``: stage games over the :func:`citadel.stage.distinct_orders`, built by a
@@ -230,7 +230,10 @@ def _solve_states(space: DuelSpace, show: bool = False, fast: bool = True,
     optimal orders of the state one capital of S below at the same row, solved just
     before (the supports of neighbouring states differ by a few orders); without it,
     from the first and last order of each side (the solver before warm starts, kept
-    as the benchmark's baseline).
+    as the benchmark's baseline). ``kept`` (fast only): the double oracle keeps one
+    simplex tableau as it adds orders (:mod:`citadel._loop_kernels`); without it, it
+    solves each restricted game from the start (the solver before, the benchmark's
+    baseline).
     """
     r = space.rules.radius
     n_lev = space.levels.size
@@ -240,7 +243,7 @@ def _solve_states(space: DuelSpace, show: bool = False, fast: bool = True,
     lp_gap = 0.0
     if fast:
         build = StageBuilder(space).matrix
-        solve = solve_with_loop_small
+        solve = partial(solve_with_loop_small, kept=kept)
     else:
         build = partial(duel_matrix, space)
         solve = solve_with_loop

@@ -261,3 +261,24 @@ def test_warm_start_changes_no_value():
                                                                                warm=warm)
         assert hot.value == pytest.approx(cold.value, abs=1e-12)
         assert hot.residual <= 1e-9 and hot.gap <= 1e-11
+
+
+def test_kept_tableau_loop_solve_matches_the_solver_before():
+    """The fixed point found with the double oracle on a kept tableau is the one the
+    oracle that re-solves each restricted game finds (within the fixed-point
+    tolerance), on stage games past 400 entries with a loop at (abstain, abstain)."""
+    rng = np.random.default_rng(44)
+    for k in range(40):
+        m, n = rng.integers(21, 70, size=2)
+        payoff = rng.uniform(-1, 1, size=(m, n)).round(1 if k % 2 else 6)
+        loop = np.zeros((m, n), dtype=bool)
+        loop[0, 0] = True
+        payoff[0, 0] = 0.0
+        kept = solve_with_loop_small(payoff, loop)
+        before = solve_with_loop_small(payoff, loop, kept=False)
+        plain = solve_with_loop(payoff, loop)
+        assert kept.value == pytest.approx(before.value, abs=1e-10)
+        assert kept.value == pytest.approx(plain.value, abs=1e-9)
+        assert kept.residual <= 1e-9 and kept.gap <= 1e-11
+        for p in (kept.row, kept.column):
+            assert p.min() >= 0 and p.sum() == pytest.approx(1.0, abs=1e-12)

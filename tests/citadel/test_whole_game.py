@@ -163,3 +163,17 @@ def test_fast_solve_is_a_fixed_point_of_the_brute_force_operator_with_every_dire
     again = duel_value_iteration(rules, dirs, dirs, iterations=1, start=sol.values)
     np.testing.assert_allclose(again, sol.values, atol=1e-8)
     assert np.abs(sol.values).max() > 0.1
+
+
+def test_kept_tableau_solve_equals_the_solver_before_at_bid_step_1():
+    """Every amount and every direction, with stage games of up to 41 distinct orders a
+    side (the double oracle on a kept tableau): every state's value is the one the
+    solver before it finds within the fixed-point tolerance, and an exact best
+    response over every legal order gains nothing."""
+    rules = Rules(n_players=2, radius=2, capital=8, bid_step=1)
+    kept = solve_duel_game(rules, "all")
+    before = _solve_states(duel_space(rules, "all"), kept=False)
+    np.testing.assert_allclose(kept.values, before.values, rtol=0, atol=1e-10)
+    assert kept.residual < 1e-9 and kept.lp_gap < 1e-11
+    assert np.abs(kept.values).max() > 0.5
+    assert check_solution(kept, "all").exploitability < 1e-6
