@@ -27,11 +27,28 @@ look at (``layout`` holds where each tag lives, see ``samarra.solve.geometry``):
   turn's first action was a pass, after ``r`` full turns passed; the opening single
   action is such a state with ``r = 0``, since passing it passes a full turn).
 
-The index holds one copy of the plain blocks per tag: ``layout = [tags at a == 1,
-tags at a == 2, states per tag at a == 1, states per tag at a == 2, undo0, pass0]``
-(``undo0``/``pass0`` -1 when the rule is off). An undo tag naming a dead figure or a
-cell off the board or occupied is no state of the game (*infeasible*): such entries
-keep the value 0 and are never visited.
+The index has three sections (``layout``, see ``samarra.solve.geometry``, holds
+where each lives under the names ``L_*`` below):
+
+* the mid-turn states with the free tag or a pass tag: one copy of the plain
+  ``a == 1`` blocks per such tag (``FREE`` first, then ``pass0 + r``);
+* the mid-turn states with an undo tag, numbered without the undo tags that name no
+  possible way back (a dead figure, or a cell off the board or occupied): inside a
+  block of ``(status, f)`` the entry is the directed edge ``e`` (``f``'s cell and the
+  empty cell it came from, a step apart; ``edge``: ``E`` of them on the board), then
+  the other live figures' cells, in figure order, ranked as a partial permutation of
+  the ``n - 2`` cells left. Every entry of the index is a state of the game;
+* the turn-start states (``a == 2``): one copy of the plain ``a == 2`` blocks per
+  run of passed turns.
+
+The previous layout held twelve copies of the plain ``a == 1`` blocks for the undo
+tags and let the infeasible ones stay 0: 46% of the index under ``no_repetition``
+on 3 x 5.
+
+**Solving array.** The solve keeps one ``int16`` per state: ``+d`` (won in ``d``),
+``-d`` (lost in ``d``), or, while a state is open, ``OPEN + k`` with ``k`` the number
+of its next states not yet decided against its mover (at most ``MAX_ACTIONS``); at
+the end the open states become draws (0).
 """
 
 import numpy as np
@@ -46,6 +63,21 @@ MAX_ACTIONS = 32
 MAX_PREDECESSORS = 160 * 20  # plain predecessors (at most 160) times the tags
 CHUNK = 4096
 FREE = 0
+#: An open state's entry while solving: ``OPEN + k``, ``k`` its undecided next states.
+OPEN = -32768
+OPEN_TOP = OPEN + MAX_ACTIONS
+
+# ``layout``: the tags (``L_TAGS1``: at ``a == 1``, ``L_TAGS2``: at ``a == 2``), the plain
+# states of each ``a`` (``L_PLAIN1``, ``L_PLAIN2``), the first undo and pass tags (-1:
+# rule off), the copies of the plain ``a == 1`` blocks (free and pass tags), the first
+# index of the undo and of the ``a == 2`` sections, the directed edges ``E``; then the
+# tables: ``edge_id`` (``n * 4``: the edge of a figure on cell ``c`` that came by step
+# ``k``, -1 off the board), ``edge_cell``, ``edge_origin``, ``edge_slot`` (``E`` each)
+# and ``undo_start`` (243: the first index of the ``(status code, f)`` undo blocks).
+L_TAGS1, L_TAGS2, L_PLAIN1, L_PLAIN2, L_UNDO0, L_PASS0 = 0, 1, 2, 3, 4, 5
+L_COPIES1, L_UNDO_START, L_A2_START, L_EDGES = 6, 7, 8, 9
+L_EDGE_ID, L_EDGE_CELL, L_EDGE_ORIGIN, L_EDGE_SLOT, L_UNDO_BLOCK = 10, 11, 12, 13, 14
+L_HEADER = 16
 
 
 @jit
@@ -57,9 +89,54 @@ def falling(n, k):
 
 
 @jit
+def _live_mask(status):
+    """Bit ``i`` set for each dead figure ``i`` (from the four statuses)."""
+    dead_mask = 0
+    if status[0] == 2:
+        dead_mask |= 2
+    if status[1] == 2:
+        dead_mask |= 4
+    if status[2] == 2:
+        dead_mask |= 16
+    if status[3] == 2:
+        dead_mask |= 32
+    return dead_mask
+
+
+@jit
+def _undo_index(cells, code, u, n, layout):
+    """Index of the mid-turn state ``cells`` with the undo tag ``undo0 + u`` (feasible)."""
+    f = u // 4
+    c = cells[f]
+    e = layout[layout[L_EDGE_ID] + 4 * c + u % 4]
+    o = layout[layout[L_EDGE_ORIGIN] + e]
+    rank = 0
+    k = 0
+    for i in range(6):
+        x = cells[i]
+        if x < 0 or i == f:
+            continue
+        r = x
+        if c < x:
+            r -= 1
+        if o < x:
+            r -= 1
+        for j in range(i):
+            if j != f and 0 <= cells[j] < x:
+                r -= 1
+        rank = rank * (n - 2 - k) + r
+        k += 1
+    return layout[layout[L_UNDO_BLOCK] + 3 * code + f] + e * falling(n - 2, k) + rank
+
+
+@jit
 def encode(cells, status, a, tag, n, offset, layout):
     """Index of a state (see the module docstring)."""
     code = status[0] + 3 * status[1] + 9 * status[2] + 27 * status[3]
+    if a == 1:
+        u = tag - layout[L_UNDO0]
+        if layout[L_UNDO0] >= 0 and 0 <= u < 12:
+            return _undo_index(cells, code, u, n, layout)
     rank = 0
     k = 0
     for i in range(6):
@@ -74,59 +151,38 @@ def encode(cells, status, a, tag, n, offset, layout):
         k += 1
     plain = offset[(a - 1) * 81 + code] + rank
     if a == 1:
-        return plain + tag * layout[2]
-    return plain + (layout[0] - 1) * layout[2] + tag * layout[3]
+        copy = 0 if tag == FREE else 1 + tag - layout[L_PASS0]
+        return plain + copy * layout[L_PLAIN1]
+    return layout[L_A2_START] + plain - layout[L_PLAIN1] + tag * layout[L_PLAIN2]
 
 
 @jit
-def tag_stride(a, layout):
-    """Distance in the index between the same position under consecutive tags."""
-    return layout[2] if a == 1 else layout[3]
-
-
-@jit
-def decode(index, n, block_start, block_a, block_code, layout, cells, status):
-    """Fill ``cells`` and ``status`` of state ``index``; return its ``(a, tag)``."""
-    s1 = layout[2]
-    if index < layout[0] * s1:
-        tag = index // s1
-        index -= tag * s1
-    else:
-        rest = index - layout[0] * s1
-        tag = rest // layout[3]
-        index = s1 + rest - tag * layout[3]
-    b = np.searchsorted(block_start, index, side="right") - 1
-    code = block_code[b]
-    for i in range(4):
-        status[i] = code % 3
-        code //= 3
-    dead_mask = 0
-    if status[0] == 2:
-        dead_mask |= 2
-    if status[1] == 2:
-        dead_mask |= 4
-    if status[2] == 2:
-        dead_mask |= 16
-    if status[3] == 2:
-        dead_mask |= 32
+def _place(cells, dead_mask, rank, n, skip, taken):
+    """Cells of the live figures but ``skip`` from their ``rank`` as a partial
+    permutation of the cells free of ``taken`` (a bit mask); see :func:`encode`."""
     k = 0
     for i in range(6):
-        if not (dead_mask >> i) & 1:
+        if not (dead_mask >> i) & 1 and i != skip:
             k += 1
-    rank = index - block_start[b]
-    # digits from the least significant: the last live figure's radix is n - k + 1
+    free = n
+    for c in range(n):
+        if (taken >> c) & 1:
+            free -= 1
+    # digits from the least significant: the last live figure's radix is free - k + 1
     j = k - 1
     for i in range(5, -1, -1):
         if (dead_mask >> i) & 1:
             cells[i] = -1
             continue
-        cells[i] = rank % (n - j)
-        rank //= n - j
+        if i == skip:
+            continue
+        cells[i] = rank % (free - j)
+        rank //= free - j
         j -= 1
-    used = np.int64(0)
+    used = np.int64(taken)
     for i in range(6):
         r = cells[i]
-        if r < 0:
+        if r < 0 or i == skip:
             continue
         for c in range(n):
             if not (used >> c) & 1:
@@ -135,6 +191,50 @@ def decode(index, n, block_start, block_a, block_code, layout, cells, status):
                     used |= np.int64(1) << c
                     break
                 r -= 1
+
+
+@jit
+def _status_of(code, status):
+    for i in range(4):
+        status[i] = code % 3
+        code //= 3
+
+
+@jit
+def decode(index, n, block_start, block_a, block_code, layout, cells, status):
+    """Fill ``cells`` and ``status`` of state ``index``; return its ``(a, tag)``."""
+    s1 = layout[L_PLAIN1]
+    if index >= layout[L_A2_START]:
+        rest = index - layout[L_A2_START]
+        tag = rest // layout[L_PLAIN2]
+        index = s1 + rest - tag * layout[L_PLAIN2]
+    elif index >= layout[L_UNDO_START]:
+        first = layout[L_UNDO_BLOCK]
+        b = np.searchsorted(layout[first : first + 243], index, side="right") - 1
+        code = b // 3
+        f = b % 3
+        _status_of(code, status)
+        dead_mask = _live_mask(status)
+        k = 0
+        for i in range(6):
+            if not (dead_mask >> i) & 1:
+                k += 1
+        per_edge = falling(n - 2, k - 1)
+        rank = index - layout[first + b]
+        e = rank // per_edge
+        c = layout[layout[L_EDGE_CELL] + e]
+        o = layout[layout[L_EDGE_ORIGIN] + e]
+        cells[f] = c
+        taken = (np.int64(1) << c) | (np.int64(1) << o)
+        _place(cells, dead_mask, rank - e * per_edge, n, f, taken)
+        return 1, layout[L_UNDO0] + 4 * f + layout[layout[L_EDGE_SLOT] + e]
+    else:
+        copy = index // s1
+        index -= copy * s1
+        tag = FREE if copy == 0 else layout[L_PASS0] + copy - 1
+    b = np.searchsorted(block_start, index, side="right") - 1
+    _status_of(block_code[b], status)
+    _place(cells, _live_mask(status), index - block_start[b], n, -1, np.int64(0))
     return block_a[b], tag
 
 
@@ -169,8 +269,8 @@ def _arrival(cells, n, width):
 @jit
 def feasible(cells, a, tag, steps, layout):
     """False for an undo tag naming no possible way back (see the module docstring)."""
-    u = tag - layout[4]
-    if a == 2 or layout[4] < 0 or not 0 <= u < 12:
+    u = tag - layout[L_UNDO0]
+    if a == 2 or layout[L_UNDO0] < 0 or not 0 <= u < 12:
         return True
     c = cells[u // 4]
     if c < 0:
@@ -212,8 +312,8 @@ def actions(cells, status, a, tag, n, width, length, steps, adj, auto_death, arr
     ns = work[6:10]
     fc = work[10:16]
     fs = work[16:20]
-    undo0 = layout[4]
-    pass0 = layout[5]
+    undo0 = layout[L_UNDO0]
+    pass0 = layout[L_PASS0]
     forbidden = tag - undo0 if a == 1 and undo0 >= 0 else -1
     m = 0
     for f in range(3):
@@ -331,10 +431,24 @@ def _emit(pc, ps, pa, skip, tags, n, steps, offset, layout, out, m):
     """Write the predecessor ``(pc, ps)`` at ``pa`` under its tags ``0 .. tags - 1``
     (all runs at a turn's start; the feasible mid-turn tags but ``skip``)."""
     base = encode(pc, ps, pa, 0, n, offset, layout)
-    stride = tag_stride(pa, layout)
+    if pa == 2:
+        for t in range(tags):
+            out[m] = base + t * layout[L_PLAIN2]
+            m += 1
+        return m
+    undo0 = layout[L_UNDO0]
+    code = ps[0] + 3 * ps[1] + 9 * ps[2] + 27 * ps[3]
     for t in range(tags):
-        if t != skip and (pa == 2 or feasible(pc, 1, t, steps, layout)):
-            out[m] = base + t * stride
+        if t == skip:
+            continue
+        u = t - undo0
+        if undo0 >= 0 and 0 <= u < 12:
+            if feasible(pc, 1, t, steps, layout):
+                out[m] = _undo_index(pc, code, u, n, layout)
+                m += 1
+        else:
+            copy = 0 if t == FREE else 1 + t - layout[L_PASS0]
+            out[m] = base + copy * layout[L_PLAIN1]
             m += 1
     return m
 
@@ -349,8 +463,8 @@ def predecessors(cells, status, a, tag, n, width, length, steps, adj, auto_death
     the other side.
     """
     top = n - width
-    undo0 = layout[4]
-    pass0 = layout[5]
+    undo0 = layout[L_UNDO0]
+    pass0 = layout[L_PASS0]
     xc = work[20:26]
     xs = work[26:30]
     if a == 1:
@@ -453,11 +567,15 @@ def predecessors(cells, status, a, tag, n, width, length, steps, adj, auto_death
 
 @parallel_jit
 def count_kernel(lo, hi, n, width, length, steps, adj, auto_death, arrival_only,
-                 offset, layout, block_start, block_a, block_code, dist, count):  # fmt: skip
-    """Seed the retrograde solve on the states ``lo..hi - 1``: wins and losses in one
-    action, and for every other state the number of distinct next states (0 for an
-    infeasible entry). Each state is independent: any split of the index into
-    ranges gives the same arrays."""
+                 offset, layout, block_start, block_a, block_code, dist, marks):  # fmt: skip
+    """Seed the retrograde solve on the states ``lo..hi - 1`` (``lo`` a multiple of
+    ``CHUNK``): +1 and -1 for the wins and losses in one action, ``OPEN + k`` for every
+    other state with ``k`` distinct next states, and bit 1 of ``marks[s // CHUNK]``
+    (layer 1, odd) where a chunk holds a state decided in one. Each state is
+    independent: any split of the index into such ranges gives the same arrays.
+    Work arrays: ``dist`` ``int16`` of shape ``(n_states,)``, ``marks`` ``uint8`` of
+    shape ``(ceil(n_states / CHUNK),)``.
+    """
     n_chunks = (hi - lo + CHUNK - 1) // CHUNK
     for chunk in prange(n_chunks):
         cells = np.empty(6, np.int64)
@@ -465,11 +583,9 @@ def count_kernel(lo, hi, n, width, length, steps, adj, auto_death, arrival_only,
         codes = np.empty(MAX_ACTIONS, np.int64)
         nexts = np.empty(MAX_ACTIONS, np.int64)
         work = np.empty(64, np.int64)
+        decided = False
         for s in range(lo + chunk * CHUNK, min(hi, lo + (chunk + 1) * CHUNK)):
             a, tag = decode(s, n, block_start, block_a, block_code, layout, cells, status)
-            if not feasible(cells, a, tag, steps, layout):
-                count[s] = 0
-                continue
             m = actions(cells, status, a, tag, n, width, length, steps, adj, auto_death,
                         arrival_only, offset, layout, codes, nexts, work)
             win = False
@@ -486,49 +602,80 @@ def count_kernel(lo, hi, n, width, length, steps, adj, auto_death, arrival_only,
             k = _unique(nexts, k)
             if win:
                 dist[s] = 1
+                decided = True
             elif k == 0 and loss:
                 dist[s] = -1
-            count[s] = k
+                decided = True
+            else:
+                dist[s] = OPEN + k
+        if decided:
+            marks[lo // CHUNK + chunk] = 2
 
 
 @jit
 def retrograde_layer(d, lo, hi, n, width, length, steps, adj, auto_death, arrival_only,
                      offset, layout, block_start, block_a, block_code, dist,
-                     count):  # fmt: skip
+                     marks):  # fmt: skip
     """Layer ``d`` of the layered retrograde analysis (see ``samarra.solve``) on the
-    states ``lo..hi - 1``: each state decided in ``d`` actions gives its predecessors
-    their value in ``d + 1`` or a decremented counter. Returns whether the range held
-    a state of layer ``d``.
+    chunks ``lo..hi - 1`` of ``CHUNK`` states: each state decided in ``d`` actions
+    gives its predecessors their value in ``d + 1`` or one undecided next state
+    fewer, the predecessor lost in ``d + 1`` when none is left. Only the chunks marked
+    for layer ``d`` (bit ``d % 2`` of ``marks``) are read; their mark is cleared, and
+    a chunk that receives a state of layer ``d + 1`` is marked for it. Returns whether
+    the range held a state of layer ``d``.
 
     Running a layer as consecutive ranges, in index order, does exactly what one
-    pass over the whole index does: a range only writes ``d + 1`` layer entries and
-    counters, which no later range of the same layer reads as layer ``d``.
+    pass over the whole index does: a range only writes ``d + 1`` layer entries,
+    open entries and the marks of layer ``d + 1``, which no later range of the same
+    layer reads as layer ``d``. The order of the states inside a layer does not
+    change the result either: a predecessor with an edge that wins for it keeps that
+    next state among its undecided ones until the edge is read.
     """
     cells = np.empty(6, np.int64)
     status = np.empty(4, np.int64)
     preds = np.empty(MAX_PREDECESSORS, np.int64)
     work = np.empty(64, np.int64)
     found = False
-    for s in range(lo, hi):
-        v = dist[s]
-        if v != d and v != -d:
+    bit = np.uint8(1 << (d % 2))
+    nxt = np.uint8(1 << ((d + 1) % 2))
+    total = dist.size
+    for chunk in range(lo, hi):
+        if not marks[chunk] & bit:
             continue
-        found = True
-        a, tag = decode(s, n, block_start, block_a, block_code, layout, cells, status)
-        m = predecessors(cells, status, a, tag, n, width, length, steps, adj,
-                         auto_death, arrival_only, offset, layout, preds, work)
-        good = (v > 0) == (a == 1)  # the edge wins for the predecessor's mover
-        for i in range(m):
-            p = preds[i]
-            if dist[p] != 0:
+        marks[chunk] &= ~bit
+        for s in range(chunk * CHUNK, min(total, (chunk + 1) * CHUNK)):
+            v = dist[s]
+            if v != d and v != -d:
                 continue
-            if good:
-                dist[p] = d + 1
-            else:
-                count[p] -= 1
-                if count[p] == 0:
+            found = True
+            a, tag = decode(s, n, block_start, block_a, block_code, layout, cells, status)
+            m = predecessors(cells, status, a, tag, n, width, length, steps, adj,
+                             auto_death, arrival_only, offset, layout, preds, work)
+            good = (v > 0) == (a == 1)  # the edge wins for the predecessor's mover
+            for i in range(m):
+                p = preds[i]
+                w = dist[p]
+                if w > OPEN_TOP:
+                    continue  # decided
+                if good:
+                    dist[p] = d + 1
+                elif w == OPEN + 1:
                     dist[p] = -(d + 1)
+                else:
+                    dist[p] = w - 1
+                    continue
+                marks[p // CHUNK] |= nxt
     return found
+
+
+@parallel_jit
+def close_kernel(dist):
+    """The end of the solve: every state still open is a draw (0)."""
+    n_chunks = (dist.size + CHUNK - 1) // CHUNK
+    for chunk in prange(n_chunks):
+        for s in range(chunk * CHUNK, min(dist.size, (chunk + 1) * CHUNK)):
+            if dist[s] <= OPEN_TOP:
+                dist[s] = 0
 
 
 @jit
@@ -616,11 +763,10 @@ def horizon_step(t, lo, hi, n, width, length, steps, adj, auto_death, arrival_on
 
 @parallel_jit
 def infeasible_count(n, steps, layout, block_start, block_a, block_code):
-    """The number of infeasible entries of the index (undo tags with no way back)."""
-    if layout[4] < 0:
-        return 0
-    lo = layout[4] * layout[2]
-    size = 12 * layout[2]
+    """The number of entries of the index that are no state of the game (undo tags
+    with no way back): 0 by construction, counted over the undo section."""
+    lo = layout[L_UNDO_START]
+    size = layout[L_A2_START] - lo
     n_chunks = (size + CHUNK - 1) // CHUNK
     total = 0
     for chunk in prange(n_chunks):

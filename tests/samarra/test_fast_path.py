@@ -175,10 +175,15 @@ def test_the_table_index_under_no_repetition_reads_the_undo_tag():
     table = _draw_table(rules)
     p = random_play(rules, 2, 5)  # white's first action of its first turn, a move
     assert p.last_move is not None
-    tags = state_of(p)[3]
-    assert tags != K.FREE
-    assert table.index(p) == table.index(dataclasses.replace(p, last_move=None)) + \
-        (tags - K.FREE) * table.geometry.layout[2]  # fmt: skip
+    cells, status, a, tag = state_of(p)
+    assert tag != K.FREE
+    geo = table.geometry
+    free = table.index(dataclasses.replace(p, last_move=None))
+    assert table.index(p) == K.encode(cells, status, a, tag, geo.n, geo.offset, geo.layout)
+    assert table.index(p) >= geo.layout[K.L_UNDO_START] > free  # the undo section
+    back = np.empty(6, np.int64), np.empty(4, np.int64)
+    assert K.decode(table.index(p), geo.n, *geo.blocks, geo.layout, *back) == (a, tag)
+    assert back[0].tolist() == cells.tolist() and back[1].tolist() == status.tolist()
 
 
 def test_checked_positions_checks_and_restores():

@@ -1,9 +1,11 @@
 """The retrograde solve against the plain engine and a plain minimax (tests/samarra/brute.py)."""
 
 import importlib
+import math
 import random
 from dataclasses import replace
 
+import numba
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -62,13 +64,68 @@ def test_state_counts():
     assert n_states(Rules(length=4)) == (665280 * 16 + 95040 * 16 + 11880 * 9) * 2
 
 
+def _undo_states(n, steps):
+    """Mid-turn states with an undo tag naming an empty cell, counted over placements:
+    for every status and every live figure of mine, each of its cells and each step
+    from it to a cell that the other live figures leave empty."""
+    from samarra.solve import _status_codes
+
+    total = 0
+    for code, live in _status_codes():
+        status = [(code // 3**i) % 3 for i in range(4)]
+        for f in range(3):
+            if f > 0 and status[f - 1] == 2:
+                continue
+            # f on c, its origin o empty: the other live - 1 figures on the n - 2 left
+            for c in range(n):
+                for o in steps[c]:
+                    if o >= 0:
+                        total += math.perm(n - 2, live - 1)
+    return total
+
+
+def test_the_undo_section_holds_only_feasible_states():
+    """Every entry of the compact undo section decodes to a feasible state, and every
+    feasible undo tag of every plain mid-turn state is in the index (3 x 3, exhaustive)."""
+    geo = geometry(Rules(length=3, no_repetition=True))
+    assert K.infeasible_count(geo.n, geo.steps, geo.layout, *geo.blocks) == 0
+    plain = geometry(Rules(length=3))
+    assert _feasible_undo_tags(plain, geo) == geo.n_states - plain.n_states
+
+
+@numba.njit
+def _count_feasible(plain_size, n, block_start, block_a, block_code, plain_layout, steps,
+                    offset, layout, seen):
+    cells, status = np.empty(6, np.int64), np.empty(4, np.int64)
+    total = 0
+    for s in range(plain_size):
+        K.decode(s, n, block_start, block_a, block_code, plain_layout, cells, status)
+        for u in range(12):
+            if K.feasible(cells, 1, 1 + u, steps, layout):
+                seen[K.encode(cells, status, 1, 1 + u, n, offset, layout)] += 1
+                total += 1
+    return total
+
+
+def _feasible_undo_tags(plain, geo):
+    seen = np.zeros(geo.n_states, np.int64)
+    size = plain.tags(1) * plain.layout[K.L_PLAIN1]
+    total = _count_feasible(size, plain.n, *plain.blocks, plain.layout, geo.steps,
+                            geo.offset, geo.layout, seen)
+    undo = seen[geo.layout[K.L_UNDO_START] : geo.layout[K.L_A2_START]]
+    assert (undo == 1).all() and seen.sum() == total
+    return total
+
+
 @pytest.mark.parametrize("length", [3, 4, 5])
 @pytest.mark.parametrize(("allow_pass", "no_repetition"), [(0, 0), (1, 0), (0, 1), (1, 1)])
 def test_index_round_trip(length, allow_pass, no_repetition):
     rules = Rules(length=length, allow_pass=bool(allow_pass), no_repetition=bool(no_repetition))
     geo = geometry(rules)
     plain = geometry(Rules(length=length)).n_states // 2  # states per tag at each ``a``
-    assert geo.n_states == plain * (geo.tags(1) + geo.tags(2))
+    # the free and pass tags, the runs at a turn's start, and the feasible undo tags
+    copies = 1 + 4 * allow_pass + (4 if allow_pass else 1)
+    assert geo.n_states == plain * copies + no_repetition * _undo_states(geo.n, geo.steps)
     rng = np.random.default_rng(length)
     tags = set()
     for index in [0, geo.n_states - 1, *rng.integers(0, geo.n_states, 3000)]:
@@ -343,8 +400,8 @@ def test_the_solve_in_small_ranges_gives_the_same_table(monkeypatch):
     rules = Rules(length=3, allow_pass=True)
     whole = solve(rules, cache=False)
 
-    def ranges(total, first=1):
-        return [(lo, min(total, lo + 99_991)) for lo in range(0, total, 99_991)]
+    def ranges(total, first=1):  # in chunks of ``CHUNK`` states
+        return [(lo, min(total, lo + 7)) for lo in range(0, total, 7)]
 
     monkeypatch.setattr(solve_module, "Chunks", ranges)
     assert solve(rules, cache=False) == whole
