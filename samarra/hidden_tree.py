@@ -282,3 +282,95 @@ def build(rules: Rules) -> SequenceForm:
         np.frombuffer(rows, np.int64).copy(), np.frombuffer(cols, np.int64).copy(),
         np.frombuffer(pay, np.int8).astype(np.float64), counts[0], counts[1],
     )  # fmt: skip
+
+
+def _lookup(keys: np.ndarray, wanted: np.ndarray) -> np.ndarray:
+    """Positions of ``wanted`` in the ascending ``keys``, -1 where absent."""
+    if keys.size == 0:
+        return np.full(wanted.shape, -1, np.int64)
+    at = np.minimum(np.searchsorted(keys, wanted), keys.size - 1)
+    return np.where(keys[at] == wanted, at, -1)
+
+
+def mirror(form: SequenceForm) -> tuple[np.ndarray, np.ndarray] | None:
+    """The left-right mirror of the game on each side's sequences, or None.
+
+    The rules read no column (moves and powers go to adjacent cells, the tie-break
+    counts rows), so reflecting the board (column ``c`` to ``width - 1 - c``, a setup's
+    row reversed) maps the game onto itself: information set (setup, public history)
+    onto (mirrored setup, mirrored history), each action onto the mirrored action, with
+    the same payoffs. This function builds that map from the form and checks it: every
+    mirrored information set, sequence and leaf must exist, with the same parent and
+    the same payoff, else it returns None.
+
+    Returns
+    -------
+    tuple of two int64 arrays, or None
+        Per side and sequence, the mirrored sequence (an involution; the empty sequence
+        is its own mirror).
+
+    Examples
+    --------
+    >>> form = build(Rules(length=3, horizon=2))
+    >>> black, white = mirror(form)
+    >>> bool((black[black] == np.arange(black.size)).all()), int(black[0])
+    (True, 0)
+    """
+    from samarra.information import mirror_code, mirror_token
+
+    rules = form.rules
+    index = {t: k for k, t in enumerate(form.tokens)}
+    tmap = np.array([index.get(mirror_token(rules, t), -1) for t in form.tokens], np.int64)
+    if (tmap < 0).any():
+        return None
+    # public histories: a child's mirror is the mirrored parent's child by the mirrored token
+    n_hist, n_tok = form.history_parent.size, max(len(form.tokens), 1)
+    hkeys = form.history_parent[1:] * n_tok + form.history_token[1:]
+    order = np.argsort(hkeys, kind="stable")
+    sorted_keys = hkeys[order]
+    hmap = np.full(n_hist, -1, np.int64)
+    hmap[0] = 0
+    todo = np.arange(1, n_hist)
+    while todo.size:
+        ready = hmap[form.history_parent[todo]] >= 0
+        k = todo[ready]
+        at = _lookup(sorted_keys, hmap[form.history_parent[k]] * n_tok + tmap[form.history_token[k]])
+        if (at < 0).any() or not ready.any():
+            return None
+        hmap[k] = order[at] + 1
+        todo = todo[~ready]
+    names = form.setups
+    smap = np.array([names.index(name[::-1]) for name in names], np.int64)
+    out = []
+    for side in (0, 1):
+        setup_of, public, first = form.setup_of[side], form.public[side], form.first[side]
+        n_actions, codes, parent = form.n_actions[side], form.codes[side], form.parent[side]
+        # information sets: (setup, public history) keys, ascending after a sort
+        ikeys = np.where(setup_of >= 0, setup_of * n_hist + public, -1)
+        iorder = np.argsort(ikeys, kind="stable")
+        wanted = np.where(setup_of >= 0, smap[np.maximum(setup_of, 0)] * n_hist
+                          + hmap[np.maximum(public, 0)], -1)  # fmt: skip
+        at = _lookup(ikeys[iorder], wanted)
+        if (at < 0).any():
+            return None
+        imap = iorder[at]
+        # sequences: (information set, code), ascending in sequence order
+        owner = np.repeat(np.arange(first.size), n_actions)
+        n_code = int(codes.max()) + 1 if codes.size else 1
+        skeys = owner * n_code + codes[1:]
+        mcodes = np.array([mirror_code(rules, int(c)) for c in range(n_code)], np.int64)
+        at = _lookup(skeys, imap[owner] * n_code + mcodes[codes[1:]])
+        if (at < 0).any():
+            return None
+        smap_seq = np.concatenate([[0], at + 1])
+        if (parent[imap] != smap_seq[parent]).any():
+            return None
+        out.append(smap_seq)
+    # the payoffs: every leaf's mirror is a leaf with the same payoff
+    nw = form.n_sequences[1]
+    lkeys = form.rows * nw + form.cols
+    lorder = np.argsort(lkeys)
+    at = _lookup(lkeys[lorder], out[0][form.rows] * nw + out[1][form.cols])
+    if (at < 0).any() or (form.payoff[lorder[at]] != form.payoff).any():
+        return None
+    return out[0], out[1]
