@@ -261,7 +261,8 @@ def _orbit_lp(form: SequenceForm, side: int, maps) -> tuple[np.ndarray, np.ndarr
     loses nothing; the other side's plan is its dual spread evenly over each orbit.
     Rows equal to another row (twin sequences: no information set below, the same
     payoffs as another action of the same set) are dropped, their dual 0, and
-    variables whose column equals another's are fixed at 0: an equivalent programme.
+    variables whose column equals another's are fixed at 0 (left out): an equivalent
+    programme. The third value gives the programme's sizes.
     """
     from scipy.optimize import linprog
     from scipy.sparse import coo_matrix, hstack, vstack
@@ -292,30 +293,36 @@ def _orbit_lp(form: SequenceForm, side: int, maps) -> tuple[np.ndarray, np.ndarr
     eq_row = np.cumsum(rows_me_rep) - 1
     E = coo_matrix((ev[keep], (eq_row[er[keep]], orb_me[ec[keep]])), shape=(n_eq, k_me)).tocsr()
     A_ub = hstack([G, FT], format="csr")
-    drop_row = _identical_rows(A_ub)
-    kept = np.flatnonzero(~drop_row)
+    del G, FT
+    kept = np.flatnonzero(~_identical_rows(A_ub))
     A_ub = A_ub[kept]
-    A_eq = hstack([E, coo_matrix((n_eq, kq))], format="csr")
-    drop_col = _identical_rows(vstack([A_ub[:, :k_me], E], format="csr").T.tocsr())
-    c = np.zeros(k_me + kq)
-    c[k_me + int(rows_ot_orbit[0])] = -1.0
+    # a variable whose column equals another's is fixed at 0: left out of the programme
+    cols = np.flatnonzero(~_identical_rows(vstack([A_ub[:, :k_me], E], format="csr").T.tocsr()))
+    n_x = cols.size
+    A_ub = hstack([A_ub[:, cols], A_ub[:, k_me:]], format="csr")
+    A_eq = hstack([E[:, cols], coo_matrix((n_eq, kq))], format="csr")
+    del E
+    c = np.zeros(n_x + kq)
+    c[n_x + int(rows_ot_orbit[0])] = -1.0
     b_eq = np.zeros(n_eq)
     b_eq[eq_row[0]] = 1.0
-    bounds = np.zeros((k_me + kq, 2))
-    bounds[:k_me, 1] = np.where(drop_col, 0.0, np.inf)
-    bounds[k_me:] = (-np.inf, np.inf)
+    bounds = np.zeros((n_x + kq, 2))
+    bounds[:n_x, 1] = np.inf
+    bounds[n_x:] = (-np.inf, np.inf)
     result = linprog(c, A_ub=A_ub, b_ub=np.zeros(kept.size), A_eq=A_eq, b_eq=b_eq,
                      bounds=bounds, method="highs-ds",
                      options={"primal_feasibility_tolerance": LP_TOLERANCE,
                               "dual_feasibility_tolerance": LP_TOLERANCE})  # fmt: skip
     if result.status != 0:
         raise RuntimeError(f"the sequence-form LP failed: {result.message}")
-    plan_me = result.x[:k_me][orb_me]
+    z = np.zeros(k_me)
+    z[cols] = result.x[:n_x]
+    plan_me = z[orb_me]
     dual = np.zeros(k_ot)
     dual[kept] = -result.ineqlin.marginals
     plan_ot = dual[orb_ot] / size_ot[orb_ot]
-    sizes = {"variables": k_me + kq, "inequalities": int(kept.size), "equalities": n_eq,
-             "fixed": int(drop_col.sum())}  # fmt: skip
+    sizes = {"variables": n_x + kq, "inequalities": int(kept.size), "equalities": n_eq,
+             "left out": int(k_me - n_x)}  # fmt: skip
     return plan_me, plan_ot, sizes
 
 

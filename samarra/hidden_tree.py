@@ -134,14 +134,14 @@ class _Side:
 
     def infoset(self, key, parent_seq: int, codes, public: int, setup: int) -> int:
         """The first sequence of the information set ``key`` (made on first sight)."""
-        found = self.index.get(key)
-        if found is not None:
-            first, number = found
+        number = self.index.get(key)
+        if number is not None:
+            first = self.first[number]
             if self.parent[number] != parent_seq or self.n_actions[number] != len(codes):
                 raise AssertionError(f"imperfect recall at {key}")  # a walk bug, not input
             return first
         first = len(self.codes)
-        self.index[key] = (first, len(self.parent))
+        self.index[key] = len(self.parent)
         self.parent.append(parent_seq)
         self.first.append(first)
         self.n_actions.append(len(codes))
@@ -197,7 +197,10 @@ def build(rules: Rules) -> SequenceForm:
     n_codes = n_play_codes(rules)
     sides = (_Side(), _Side())
     token_index: dict[str, int] = {}
-    history_index: dict[tuple[int, int], int] = {}
+    # integer keys (smaller than tuples): a child history is ``(history << 32) | token``,
+    # an information set ``history * n_setups + own setup``, the setup choice -1
+    history_index: dict[int, int] = {}
+    n_setups = len(names)
     history_parent, history_token = array("q", [-1]), array("q", [-1])
     successors: dict = {}
     rows, cols, pay = array("q"), array("q"), array("b")
@@ -243,27 +246,27 @@ def build(rules: Rules) -> SequenceForm:
             return
         me = p.to_move
         if me == BLACK:
-            first = sides[0].infoset((pair[0], history), sb, codes, history, pair[0])
+            first = sides[0].infoset(history * n_setups + pair[0], sb, codes, history, pair[0])
         else:
-            first = sides[1].infoset((pair[1], history), sw, codes, history, pair[1])
+            first = sides[1].infoset(history * n_setups + pair[1], sw, codes, history, pair[1])
         counts[0] += len(moves)
         for k, (_, q, qkey, t, over, u) in enumerate(moves):
             nb, nw = (first + k, sw) if me == BLACK else (sb, first + k)
             if over or left == 1:
                 leaf(nb, nw, u)
                 continue
-            child = history_index.get((history, t))
+            child = history_index.get((history << 32) | t)
             if child is None:
-                child = history_index[(history, t)] = len(history_parent)
+                child = history_index[(history << 32) | t] = len(history_parent)
                 history_parent.append(history)
                 history_token.append(t)
             walk(q, qkey, child, nb, nw, left - 1, pair)
 
     codes = list(range(n_codes, n_codes + len(names)))
-    black_first = sides[0].infoset("setup", 0, codes, -1, -1)
+    black_first = sides[0].infoset(-1, 0, codes, -1, -1)
     counts[0] += 1
     for i, b in enumerate(names):
-        white_first = sides[1].infoset("setup", 0, codes, -1, -1)
+        white_first = sides[1].infoset(-1, 0, codes, -1, -1)
         counts[0] += 1
         for j, w in enumerate(names):
             start = _Trusted.of(start_position(free, b, w))
