@@ -103,6 +103,7 @@ def main(argv=None) -> None:
     parser.add_argument("--boards", nargs="+", default=["3x3", "3x4"])
     parser.add_argument("--max-horizon", type=int, nargs="+", default=[9, 8],
                         help="largest H, one per board (the last repeats)")
+    parser.add_argument("--min-horizon", type=int, default=1, help="smallest H")
     parser.add_argument("--seconds", type=float, default=300.0)
     parser.add_argument("--gigabytes", type=float, default=4.0)
     parser.add_argument("--baseline", default=None,
@@ -113,7 +114,7 @@ def main(argv=None) -> None:
                         help="leave out the perfect-information values (a table solve)")
     args = parser.parse_args(argv)
     old_path = checkout(args.baseline, tempfile.mkdtemp()) if args.baseline else None
-    head = f"{'CPU s':>8} {'wall s':>7} {'GB':>5} {'exploit.':>8}"
+    head = f"{'CPU s':>8} {'wall s':>7} {'GiB':>5} {'exploit.':>8}"
     print(f"{'board':5} {'H':>2} {'states':>10} {'infosets B/W':>17} {'sequences B/W':>19} "
           f"{head} {'value':>9} {'perfect':>8}"
           + (f" | baseline {args.baseline}: {head} {'|dvalue|':>8}" if old_path else ""))
@@ -127,7 +128,7 @@ def main(argv=None) -> None:
             print(f"# {text}: perfect-information horizon values in "
                   f"{time.perf_counter() - t0:.1f} s", flush=True)  # fmt: skip
         old_max = args.baseline_max_horizon[min(k, len(args.baseline_max_horizon) - 1)]
-        for h in range(1, max_h + 1):
+        for h in range(args.min_horizon, max_h + 1):
             r = run_one(width, length, h, args.seconds, args.gigabytes)
             if "failed" in r:
                 print(f"{text:5} {h:>2} {r['failed']}; larger H skipped", flush=True)

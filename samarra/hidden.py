@@ -327,15 +327,14 @@ def _orbit_lp(form: SequenceForm, side: int, maps) -> tuple[np.ndarray, np.ndarr
 
 
 def _solve_lp(form: SequenceForm, symmetric: bool = True,
-              side: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+              side: int = 1) -> tuple[np.ndarray, np.ndarray]:
     """Black's and White's realization plans from HiGHS (:func:`_orbit_lp`): with the
     mirror's orbits when ``symmetric`` (and the game maps onto its mirror), with
-    ``side``'s plan as the variables (default: the side whose programme has fewer rows,
-    the other side's sequences and this side's information sets)."""
+    ``side``'s plan as the variables. White's by default: Black's sequences are then
+    the rows, and at Black's last actions before the horizon most of them are twins,
+    dropped (3 x 3, H = 8: 11 s of CPU against 29 s with Black's plan as the variables;
+    H = 7, where White moves last, 1.1 s against 1.0 s)."""
     maps = mirror(form) if symmetric else None
-    if side is None:
-        rows = [form.n_sequences[1] + form.n_infosets[0], form.n_sequences[0] + form.n_infosets[1]]
-        side = int(rows[1] < rows[0])
     plan_me, plan_ot, _ = _orbit_lp(form, side, maps)
     return (plan_me, plan_ot) if side == 0 else (plan_ot, plan_me)
 

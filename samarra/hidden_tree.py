@@ -25,6 +25,10 @@ from it once the walk counts the horizon itself), so the walk itself mostly foll
 integers. Infosets are numbered in the
 order first reached, so a parent sequence always belongs to an earlier information
 set (the backward passes of ``samarra.hidden`` rely on it).
+
+:func:`mirror` maps each side's sequences onto their left-right mirror images (the
+rules read no column), checked on the form; ``samarra.hidden`` solves its programme on
+the orbits of that map, about half the size.
 """
 
 from __future__ import annotations
