@@ -77,10 +77,10 @@ def run_one(width: int, length: int, horizon: int, seconds: float, gigabytes: fl
         resource.setrlimit(resource.RLIMIT_CPU, (int(seconds), int(seconds) + 5))
 
     env = dict(os.environ)
-    if path is not None:
+    if path is not None:  # run from ``path`` too: ``-c`` puts the working directory first
         env["PYTHONPATH"] = os.pathsep.join([path, env.get("PYTHONPATH", "")])
     out = subprocess.run([sys.executable, "-c", _CHILD, str(width), str(length), str(horizon)],
-                         capture_output=True, text=True, preexec_fn=cap, env=env,
+                         capture_output=True, text=True, preexec_fn=cap, env=env, cwd=path,
                          check=False)  # fmt: skip
     if out.returncode != 0:
         if out.returncode in (-9, -24):  # SIGKILL / SIGXCPU: the CPU limit
