@@ -14,6 +14,20 @@ revision ``REV`` (its ``samarra`` and ``tabletop`` packages, in a fresh process 
 the same limits) and printed beside, with the difference of the two values. Goals (issue 19): exploitability <= 1e-9 on 3 × 3 for H = 1..9 and on 3 × 4
 for H = 1..8, each H within 5 minutes and 4 GB on 2 cores.
 
+Measured on 2026-11-26 (CPU seconds of the solve and peak resident GiB, this code
+beside 6f4147b, the code before the mirror reduction; exploitability <= 1e-15 and
+values equal to 1e-13 throughout; the machine was shared with about 20 runnable jobs,
+so wall times were 10 to 15 times the CPU times)::
+
+    board  H   histories  B / W sequences       CPU s  GiB   6f4147b CPU s  GiB
+    3x3    7     601,869     11,327 /   240,879    5.6  0.40           7.2  0.49
+    3x3    8   2,329,545    856,291 /   240,879   20.6  1.11         155    1.75
+    3x3    9   9,319,485  4,477,197 /   240,879   63.9  2.97             -     -
+    3x4    6     470,823     16,027 /    80,135    3.5  0.31           4.3  0.31
+    3x4    7   2,714,801     16,027 /   579,175   12.3  0.67             -     -
+
+(3x3 H = 8 by phase: the walk 9.1 s, the LP 10.9 s, best responses 0.6 s.)
+
 Run: ``.venv/bin/python benchmarks/bench_samarra_hidden.py`` (3x3 to H = 9, 3x4 to
 H = 8), ``--baseline 6f4147b`` to compare with the code before the mirror reduction,
 or ``--boards 3x3 --max-horizon 5`` for a quick check.
