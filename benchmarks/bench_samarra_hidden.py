@@ -11,8 +11,9 @@ CPU time (user + system, every thread) is the measure: on a shared machine the w
 time says more about the other jobs; on 2 idle cores the wall time is at least half
 of it. With ``--baseline REV`` the same (board, H) is solved again by the code of git
 revision ``REV`` (its ``samarra`` and ``tabletop`` packages, in a fresh process under
-the same limits) and printed beside, with the difference of the two values. Goals (issue 19): exploitability <= 1e-9 on 3 × 3 for H = 1..9 and on 3 × 4
-for H = 1..8, each H within 5 minutes and 4 GB on 2 cores.
+the same limits) and printed beside, with the difference of the two values. Goals
+(issue 19): exploitability <= 1e-9 on 3 × 3 for H = 1..9 and on 3 × 4 for H = 1..8,
+each H within 5 minutes and 4 GB on 2 cores.
 
 Measured on 2026-11-26 (CPU seconds of the solve and peak resident GiB, this code
 beside 6f4147b, the code before the mirror reduction; exploitability <= 1e-15 and

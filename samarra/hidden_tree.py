@@ -341,7 +341,8 @@ def mirror(form: SequenceForm) -> tuple[np.ndarray, np.ndarray] | None:
     while todo.size:
         ready = hmap[form.history_parent[todo]] >= 0
         k = todo[ready]
-        at = _lookup(sorted_keys, hmap[form.history_parent[k]] * n_tok + tmap[form.history_token[k]])
+        wanted = hmap[form.history_parent[k]] * n_tok + tmap[form.history_token[k]]
+        at = _lookup(sorted_keys, wanted)
         if (at < 0).any() or not ready.any():
             return None
         hmap[k] = order[at] + 1
