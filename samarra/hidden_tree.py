@@ -25,6 +25,10 @@ from it once the walk counts the horizon itself), so the walk itself mostly foll
 integers. Infosets are numbered in the
 order first reached, so a parent sequence always belongs to an earlier information
 set (the backward passes of ``samarra.hidden`` rely on it).
+
+:func:`mirror` maps each side's sequences onto their left-right mirror images (the
+rules read no column), checked on the form; ``samarra.hidden`` solves its programme on
+the orbits of that map, about half the size.
 """
 
 from __future__ import annotations
@@ -134,14 +138,14 @@ class _Side:
 
     def infoset(self, key, parent_seq: int, codes, public: int, setup: int) -> int:
         """The first sequence of the information set ``key`` (made on first sight)."""
-        found = self.index.get(key)
-        if found is not None:
-            first, number = found
+        number = self.index.get(key)
+        if number is not None:
+            first = self.first[number]
             if self.parent[number] != parent_seq or self.n_actions[number] != len(codes):
                 raise AssertionError(f"imperfect recall at {key}")  # a walk bug, not input
             return first
         first = len(self.codes)
-        self.index[key] = (first, len(self.parent))
+        self.index[key] = len(self.parent)
         self.parent.append(parent_seq)
         self.first.append(first)
         self.n_actions.append(len(codes))
@@ -197,7 +201,10 @@ def build(rules: Rules) -> SequenceForm:
     n_codes = n_play_codes(rules)
     sides = (_Side(), _Side())
     token_index: dict[str, int] = {}
-    history_index: dict[tuple[int, int], int] = {}
+    # integer keys (smaller than tuples): a child history is ``(history << 32) | token``,
+    # an information set ``history * n_setups + own setup``, the setup choice -1
+    history_index: dict[int, int] = {}
+    n_setups = len(names)
     history_parent, history_token = array("q", [-1]), array("q", [-1])
     successors: dict = {}
     rows, cols, pay = array("q"), array("q"), array("b")
@@ -243,27 +250,27 @@ def build(rules: Rules) -> SequenceForm:
             return
         me = p.to_move
         if me == BLACK:
-            first = sides[0].infoset((pair[0], history), sb, codes, history, pair[0])
+            first = sides[0].infoset(history * n_setups + pair[0], sb, codes, history, pair[0])
         else:
-            first = sides[1].infoset((pair[1], history), sw, codes, history, pair[1])
+            first = sides[1].infoset(history * n_setups + pair[1], sw, codes, history, pair[1])
         counts[0] += len(moves)
         for k, (_, q, qkey, t, over, u) in enumerate(moves):
             nb, nw = (first + k, sw) if me == BLACK else (sb, first + k)
             if over or left == 1:
                 leaf(nb, nw, u)
                 continue
-            child = history_index.get((history, t))
+            child = history_index.get((history << 32) | t)
             if child is None:
-                child = history_index[(history, t)] = len(history_parent)
+                child = history_index[(history << 32) | t] = len(history_parent)
                 history_parent.append(history)
                 history_token.append(t)
             walk(q, qkey, child, nb, nw, left - 1, pair)
 
     codes = list(range(n_codes, n_codes + len(names)))
-    black_first = sides[0].infoset("setup", 0, codes, -1, -1)
+    black_first = sides[0].infoset(-1, 0, codes, -1, -1)
     counts[0] += 1
     for i, b in enumerate(names):
-        white_first = sides[1].infoset("setup", 0, codes, -1, -1)
+        white_first = sides[1].infoset(-1, 0, codes, -1, -1)
         counts[0] += 1
         for j, w in enumerate(names):
             start = _Trusted.of(start_position(free, b, w))
@@ -282,3 +289,96 @@ def build(rules: Rules) -> SequenceForm:
         np.frombuffer(rows, np.int64).copy(), np.frombuffer(cols, np.int64).copy(),
         np.frombuffer(pay, np.int8).astype(np.float64), counts[0], counts[1],
     )  # fmt: skip
+
+
+def _lookup(keys: np.ndarray, wanted: np.ndarray) -> np.ndarray:
+    """Positions of ``wanted`` in the ascending ``keys``, -1 where absent."""
+    if keys.size == 0:
+        return np.full(wanted.shape, -1, np.int64)
+    at = np.minimum(np.searchsorted(keys, wanted), keys.size - 1)
+    return np.where(keys[at] == wanted, at, -1)
+
+
+def mirror(form: SequenceForm) -> tuple[np.ndarray, np.ndarray] | None:
+    """The left-right mirror of the game on each side's sequences, or None.
+
+    The rules read no column (moves and powers go to adjacent cells, the tie-break
+    counts rows), so reflecting the board (column ``c`` to ``width - 1 - c``, a setup's
+    row reversed) maps the game onto itself: information set (setup, public history)
+    onto (mirrored setup, mirrored history), each action onto the mirrored action, with
+    the same payoffs. This function builds that map from the form and checks it: every
+    mirrored information set, sequence and leaf must exist, with the same parent and
+    the same payoff, else it returns None.
+
+    Returns
+    -------
+    tuple of two int64 arrays, or None
+        Per side and sequence, the mirrored sequence (an involution; the empty sequence
+        is its own mirror).
+
+    Examples
+    --------
+    >>> form = build(Rules(length=3, horizon=2))
+    >>> black, white = mirror(form)
+    >>> bool((black[black] == np.arange(black.size)).all()), int(black[0])
+    (True, 0)
+    """
+    from samarra.information import mirror_code, mirror_token
+
+    rules = form.rules
+    index = {t: k for k, t in enumerate(form.tokens)}
+    tmap = np.array([index.get(mirror_token(rules, t), -1) for t in form.tokens], np.int64)
+    if (tmap < 0).any():
+        return None
+    # public histories: a child's mirror is the mirrored parent's child by the mirrored token
+    n_hist, n_tok = form.history_parent.size, max(len(form.tokens), 1)
+    hkeys = form.history_parent[1:] * n_tok + form.history_token[1:]
+    order = np.argsort(hkeys, kind="stable")
+    sorted_keys = hkeys[order]
+    hmap = np.full(n_hist, -1, np.int64)
+    hmap[0] = 0
+    todo = np.arange(1, n_hist)
+    while todo.size:
+        ready = hmap[form.history_parent[todo]] >= 0
+        k = todo[ready]
+        wanted = hmap[form.history_parent[k]] * n_tok + tmap[form.history_token[k]]
+        at = _lookup(sorted_keys, wanted)
+        if (at < 0).any() or not ready.any():
+            return None
+        hmap[k] = order[at] + 1
+        todo = todo[~ready]
+    names = form.setups
+    smap = np.array([names.index(name[::-1]) for name in names], np.int64)
+    out = []
+    for side in (0, 1):
+        setup_of, public, first = form.setup_of[side], form.public[side], form.first[side]
+        n_actions, codes, parent = form.n_actions[side], form.codes[side], form.parent[side]
+        # information sets: (setup, public history) keys, ascending after a sort
+        ikeys = np.where(setup_of >= 0, setup_of * n_hist + public, -1)
+        iorder = np.argsort(ikeys, kind="stable")
+        wanted = np.where(setup_of >= 0, smap[np.maximum(setup_of, 0)] * n_hist
+                          + hmap[np.maximum(public, 0)], -1)  # fmt: skip
+        at = _lookup(ikeys[iorder], wanted)
+        if (at < 0).any():
+            return None
+        imap = iorder[at]
+        # sequences: (information set, code), ascending in sequence order
+        owner = np.repeat(np.arange(first.size), n_actions)
+        n_code = int(codes.max()) + 1 if codes.size else 1
+        skeys = owner * n_code + codes[1:]
+        mcodes = np.array([mirror_code(rules, int(c)) for c in range(n_code)], np.int64)
+        at = _lookup(skeys, imap[owner] * n_code + mcodes[codes[1:]])
+        if (at < 0).any():
+            return None
+        smap_seq = np.concatenate([[0], at + 1])
+        if (parent[imap] != smap_seq[parent]).any():
+            return None
+        out.append(smap_seq)
+    # the payoffs: every leaf's mirror is a leaf with the same payoff
+    nw = form.n_sequences[1]
+    lkeys = form.rows * nw + form.cols
+    lorder = np.argsort(lkeys)
+    at = _lookup(lkeys[lorder], out[0][form.rows] * nw + out[1][form.cols])
+    if (at < 0).any() or (form.payoff[lorder[at]] != form.payoff).any():
+        return None
+    return out[0], out[1]

@@ -149,3 +149,57 @@ def public_token(before: Position, action: Action, after: Position) -> str:
     if after.winner is not None:
         token += f" {SIDES[after.winner]} wins"
     return token
+
+
+def mirror_cell(rules: Rules, cell: int) -> int:
+    """The cell seen in a left-right mirror: column ``c`` becomes ``width - 1 - c``.
+
+    Examples
+    --------
+    >>> mirror_cell(Rules(length=3), 3), mirror_cell(Rules(length=3), 4)
+    (5, 4)
+    """
+    row, col = divmod(cell, rules.width)
+    return row * rules.width + rules.width - 1 - col
+
+
+def mirror_code(rules: Rules, code: int) -> int:
+    """An action code (:func:`action_code`, setups included) seen in the left-right mirror:
+    the same figure or power on the mirrored cell, the pass as it is, a setup's code that
+    of its reversed row (:func:`samarra.position.setups`).
+
+    Examples
+    --------
+    >>> rules = Rules(length=3)
+    >>> mirror_code(rules, 12), mirror_code(rules, 45), mirror_code(rules, 46)
+    (14, 45, 51)
+    """
+    from samarra.position import setups
+
+    n = rules.n_cells
+    if code < 5 * n:
+        kind, cell = divmod(code, n)
+        return kind * n + mirror_cell(rules, cell)
+    if code == 5 * n:
+        return code
+    names = setups(rules)
+    return 5 * n + 1 + names.index(names[code - 5 * n - 1][::-1])
+
+
+def mirror_token(rules: Rules, token: str) -> str:
+    """A public token (:func:`public_token`) seen in the left-right mirror.
+
+    Examples
+    --------
+    >>> mirror_token(Rules(length=3), "black 0>3 .BBB..WWW")
+    'black 2>5 BB...BWWW'
+    """
+    words = token.split(" ")
+    w = rules.width
+    act = 1 if words[1] == "pass" or ">" in words[1] else 2  # "merchant"/"death" first
+    if ">" in words[act]:
+        a, b = words[act].split(">")
+        words[act] = f"{mirror_cell(rules, int(a))}>{mirror_cell(rules, int(b))}"
+    board = words[act + 1]
+    words[act + 1] = "".join(board[r : r + w][::-1] for r in range(0, len(board), w))
+    return " ".join(words)

@@ -191,6 +191,8 @@ def test_bad_arguments_are_refused():
         solve_hidden(Rules(length=3), -1)
     with pytest.raises(TypeError, match=r"rules must be a samarra\.Rules"):
         solve_hidden("3x3", 2)
+    with pytest.raises(TypeError, match="symmetric must be a bool, got 1"):
+        solve_hidden(Rules(length=3), 2, symmetric=1)
     with pytest.raises(ValueError, match="side must be 0, 1, 'black' or 'white'"):
         solve_hidden(Rules(length=3), 1).setup_mix("red")
 
@@ -203,21 +205,101 @@ def test_value_of_the_first_horizon_by_hand():
     assert solution.bounds == (1.0, 1.0)
 
 
+def test_identical_rows_are_found_exactly():
+    """Against a brute force on random small integer matrices with repeated rows."""
+    from scipy.sparse import csr_matrix
+
+    from samarra.hidden import _identical_rows
+
+    rng = np.random.default_rng(5)
+    for _ in range(20):
+        base = rng.integers(-1, 2, size=(6, 5)) * (rng.random((6, 5)) < 0.5)
+        dense = base[rng.integers(0, 6, size=15)]
+        seen, expected = set(), []
+        for row in dense:
+            key = tuple(row)
+            expected.append(key in seen)
+            seen.add(key)
+        assert _identical_rows(csr_matrix(dense)).tolist() == expected
+
+
+@pytest.mark.parametrize("knobs", [
+    {}, {"first": "white"}, {"adjacency": "king", "auto_death": True},
+    {"allow_pass": True, "no_repetition": True}, {"win_on_arrival_only": True},
+])  # fmt: skip
+def test_the_mirror_maps_the_game_onto_itself(knobs):
+    """Sequences, information sets and leaves map onto sequences, sets and leaves with
+    the same payoffs; the map is an involution that fixes only the empty sequences."""
+    from samarra.hidden_tree import mirror
+    from samarra.information import mirror_code, mirror_token
+
+    rules = Rules(length=3, horizon=4, **knobs)
+    form = build(rules)
+    maps = mirror(form)
+    assert maps is not None
+    for side in (0, 1):
+        m = maps[side]
+        assert (m[m] == np.arange(m.size)).all()
+        assert np.flatnonzero(m == np.arange(m.size)).tolist() == [0]
+        codes = form.codes[side]
+        assert all(mirror_code(rules, int(c)) == int(codes[m[s]])
+                   for s, c in enumerate(codes) if s > 0)  # fmt: skip
+    pairs = set(zip(form.rows.tolist(), form.cols.tolist(), form.payoff.tolist(), strict=True))
+    assert {(int(maps[0][r]), int(maps[1][c]), u) for r, c, u in pairs} == pairs
+    assert all(mirror_token(rules, mirror_token(rules, t)) == t for t in form.tokens)
+    # a game that is not its own mirror is refused: one payoff changed
+    from dataclasses import replace
+
+    payoff = form.payoff.copy()
+    payoff[0] = -payoff[0]
+    assert mirror(replace(form, payoff=payoff)) is None
+
+
+@pytest.mark.parametrize("knobs", [
+    {}, {"first": "white"}, {"adjacency": "king", "auto_death": True},
+    {"allow_pass": True, "no_repetition": True}, {"win_on_arrival_only": True},
+])  # fmt: skip
+@pytest.mark.parametrize("horizon", [3, 5])
+def test_the_symmetric_programme_gives_the_full_programmes_value(knobs, horizon):
+    """Restricted to mirror-symmetric plans, with either side's plan as the variables,
+    the value is the full programme's and the full game's best responses find nothing."""
+    from samarra.hidden import _behaviour, _solve_lp
+
+    rules = Rules(length=3, horizon=horizon, **knobs)
+    full = solve_hidden(rules, symmetric=False)
+    assert full.exploitability <= 1e-9
+    form = full.form
+    for symmetric in (False, True):
+        for side in (0, 1):
+            x, y = _solve_lp(form, symmetric, side)
+            behaviour = (_behaviour(form, 0, x), _behaviour(form, 1, y))
+            v_black, v_white = best_responses(form, behaviour)
+            assert (v_white - v_black) / 2 <= 1e-9
+            assert v_black == pytest.approx(full.value, abs=1e-9)
+    solution = solve_hidden(rules)
+    assert solution.value == pytest.approx(full.value, abs=1e-9)
+    assert solution.exploitability <= 1e-9
+    assert solution.n_sequences == full.n_sequences
+
+
 def test_twin_sequences_are_left_out_and_the_equilibrium_stays_exact():
     """At the last action before the horizon, moves that leave the tie-break as it is
-    are twins: the LP keeps one of each, and the full game's best responses still find
-    nothing to gain."""
-    from scipy.sparse import coo_matrix
+    are twins: the programme keeps one row of each, and the full game's best responses
+    still find nothing to gain."""
+    from scipy.sparse import coo_matrix, hstack
 
-    from samarra.hidden import _realization, _twins
+    from samarra.hidden import _identical_rows, _realization
 
     rules = Rules(length=3, horizon=6)
     form = build(rules)
     nb, nw = form.n_sequences
-    A = coo_matrix((form.payoff, (form.rows, form.cols)), shape=(nb, nw)).tocsr()
-    white_twins = _twins(form, 1, A.T.tocsr())
-    assert white_twins.sum() > 0.2 * nw
+    AT = coo_matrix((form.payoff, (form.cols, form.rows)), shape=(nw, nb))
+    owner = np.concatenate([[-1], np.repeat(np.arange(form.n_infosets[1]), form.n_actions[1])])
+    in_set = coo_matrix((np.ones(nw), (np.arange(nw), owner + 1)))
+    has_child = np.zeros(nw, bool)
+    has_child[form.parent[1]] = True
+    same_payoffs = _identical_rows(hstack([AT, in_set]).tocsr()) & ~has_child
+    assert same_payoffs.sum() > 0.2 * nw
     solution = solve_hidden(rules)
     assert solution.exploitability <= 1e-9
-    plan = _realization(form, 1, solution.behaviour[1])
-    assert plan[white_twins].max() == 0.0
+    assert _realization(form, 1, solution.behaviour[1]).min() >= 0.0
