@@ -72,7 +72,17 @@ class GameSamples:
     pawn : numpy.ndarray
         ``(n, 2)`` the pawn's last cell.
     seats : tuple of str
+        The seats' names, in seat order.
     agents : tuple of str
+        The agent of each seat.
+
+    Examples
+    --------
+    >>> games = simulate_games(Rules(radius=1, capital=10), "random", 100, seed=2)
+    >>> games.scores.shape, games.agents, bool((games.capitals >= 0).all())
+    ((100, 4), ('random', 'random', 'random', 'random'), True)
+    >>> list(games.summary().index) == [*games.seats, "draw"]
+    True
     """
 
     scores: np.ndarray
@@ -253,6 +263,21 @@ def seat_balance(rules: Rules, agent: str, n: int, seed=None) -> dict:
     """Every seat plays ``agent``: each seat's mean score, draw rate, mean length, and the
     chi-square p-value of "every seat wins equally often", on the games won outright
     (shared corner wins, which count for two seats at once, are left out of the test).
+
+    Parameters
+    ----------
+    rules : Rules
+    agent : str
+        One agent name of ``citadel.agents.AGENTS``, played by every seat.
+    n : int
+        Games (:func:`simulate_games`).
+    seed : None, int, SeedSequence or Generator
+
+    Returns
+    -------
+    dict
+        ``"score by seat"`` (seat name -> mean score), ``"draw rate"``, ``"mean
+        rounds"`` and ``"p (seats equal)"`` (NaN when no game was won outright).
 
     Examples
     --------
