@@ -6,6 +6,8 @@ and ``winners_pay`` (payment "winners" rather than "all"). The rules are those o
 ``citadel.resolve`` (the plain reference); tests hold the two against each other.
 """
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import prange
 
@@ -17,6 +19,31 @@ from tabletop.jit import jit, parallel_jit
 STEP_X = np.array([0, 1, 1, 1, 0, -1, -1, -1], dtype=np.int64)
 STEP_Y = np.array([1, 1, 0, -1, -1, -1, 0, 1], dtype=np.int64)
 MAX_SEATS = 4
+
+
+class GameRules(NamedTuple):
+    """The rules' numbers a game reads, built once from the rules by
+    :func:`citadel.simulate.game_rules` (a flat tuple: numba's parallel loops take no
+    nested ones). The number of seats ``n`` is ``homes.shape[0]``."""
+
+    radius: int
+    max_rounds: int
+    capital: int
+    variant: bool             # resolution "variant" (not "basic")
+    winners_pay: bool         # payment "winners" (not "all")
+    bid_step: int
+    min_bid: int
+    smallest: int             # the smallest positive bid
+    homes: np.ndarray         # (n,) int64, each seat's home direction 0..7
+    seat_of_dir: np.ndarray   # (8,) int64, the seat at home in each direction, -1: none
+
+
+class RoundWork(NamedTuple):
+    """A game's work arrays, reused from round to round (and game to game)."""
+
+    orders: np.ndarray   # int64 (6, MAX_SEATS): this round's amounts and directions,
+    #                      last round's, pays and fees (:func:`play_round`)
+    scratch: np.ndarray  # int64 (7, MAX_SEATS): :func:`resolve_into`'s groups
 
 
 @jit
@@ -187,14 +214,23 @@ def need(x, y, home, radius):
 
 
 @jit
-def agent_order(kind, seat, n, x, y, caps, homes, seat_of_dir, last_amt, last_dir,
-                has_last, radius, bid_step, min_bid, smallest):  # fmt: skip
-    """The order (amount, direction) of heuristic ``kind`` at ``seat``."""
+def agent_order(rules, kind, seat, x, y, has_last, caps, orders):
+    """The order (amount, direction) of heuristic ``kind`` at ``seat`` with the pawn at
+    ``(x, y)``; ``caps``: every seat's capital; rows 2 and 3 of ``orders``
+    (:class:`RoundWork`): last round's amounts and directions, read when ``has_last``."""
+    radius = rules.radius
+    bid_step = rules.bid_step
+    min_bid = rules.min_bid
+    smallest = rules.smallest
+    homes = rules.homes
+    n = homes.shape[0]
+    last_amt = orders[2]
+    last_dir = orders[3]
     cap = caps[seat]
     home = homes[seat]
     if kind in (ALLY_CW, ALLY_CCW):
         turn = 1 if kind == ALLY_CW else -1
-        partner = seat_of_dir[(home + 2 * turn) % 8]
+        partner = rules.seat_of_dir[(home + 2 * turn) % 8]
         if partner >= 0:
             steps = min(need(x, y, home, radius), need(x, y, homes[partner], radius))
             pot = min(cap, caps[partner])
@@ -236,26 +272,30 @@ def agent_order(kind, seat, n, x, y, caps, homes, seat_of_dir, last_amt, last_di
 
 
 @jit(inline="always")
-def play_round(kinds, n, radius, x, y, has_last, caps, scores, work, scratch, variant,
-           winners_pay, bid_step, min_bid, smallest, homes, seat_of_dir):  # fmt: skip
-    """One round of a game from pawn ``(x, y)``: every seat's order, their resolution
-    and payment, the pawn's move; returns ``(x, y, over, alive)``, ``over`` when the
-    pawn left the board (``scores`` written), ``alive`` while some seat can still bid.
-    ``work`` is an int64 array (6, MAX_SEATS): this round's amounts and directions,
-    last round's, pays and fees. Read by :func:`play_game_kernel` and the chunked
-    games of ``citadel._game_chunks``."""
-    amounts = work[0]
-    dirs = work[1]
-    last_amt = work[2]
-    last_dir = work[3]
-    pays = work[4]
-    fee = work[5]
+def play_round(rules, kinds, x, y, has_last, caps, scores, work):
+    """One round of a game from pawn ``(x, y)``: every seat's order (seat ``i`` played
+    by heuristic ``kinds[i]``), their resolution and payment, the pawn's move; returns
+    ``(x, y, over, alive)``, ``over`` when the pawn left the board (``scores`` written),
+    ``alive`` while some seat can still bid. ``rules`` is a :class:`GameRules`;
+    ``caps`` (n,) the capitals, paid from in place; ``work`` a :class:`RoundWork`.
+    Read by :func:`play_game_kernel` and the chunked games of ``citadel._game_chunks``."""
+    radius = rules.radius
+    smallest = rules.smallest
+    homes = rules.homes
+    n = homes.shape[0]
+    orders = work.orders
+    amounts = orders[0]
+    dirs = orders[1]
+    last_amt = orders[2]
+    last_dir = orders[3]
+    pays = orders[4]
+    fee = orders[5]
     for i in range(n):
-        a, d = agent_order(kinds[i], i, n, x, y, caps, homes, seat_of_dir, last_amt,
-                           last_dir, has_last, radius, bid_step, min_bid, smallest)  # fmt: skip
+        a, d = agent_order(rules, kinds[i], i, x, y, has_last, caps, orders)
         amounts[i] = a
         dirs[i] = d
-    dx, dy = resolve_into(amounts, dirs, n, variant, winners_pay, pays, fee, scratch)
+    dx, dy = resolve_into(amounts, dirs, n, rules.variant, rules.winners_pay, pays, fee,
+                          work.scratch)  # fmt: skip
     alive = False
     for i in range(n):
         caps[i] = max(0, caps[i] - pays[i] - fee[i])
@@ -291,26 +331,24 @@ def play_round(kinds, n, radius, x, y, has_last, caps, scores, work, scratch, va
 
 
 @jit
-def play_game_kernel(kinds, n, radius, max_rounds, capital, variant, winners_pay, bid_step,
-                     min_bid, smallest, homes, seat_of_dir, scores, caps, work,
-                     scratch):  # fmt: skip
-    """Play one game; write ``scores`` and the final ``caps``; return (rounds, x, y).
-
-    ``work`` is an int64 array (6, MAX_SEATS) (:func:`play_round`).
-    """
+def play_game_kernel(rules, kinds, scores, caps, work):
+    """Play one game (:class:`GameRules` ``rules``, seat ``i`` played by ``kinds[i]``);
+    write ``scores`` and the final ``caps`` (n,); return (rounds, x, y). ``work`` is a
+    :class:`RoundWork`."""
+    n = kinds.shape[0]
+    capital = rules.capital
     for i in range(n):
         caps[i] = capital
         scores[i] = 0.0
     x = 0
     y = 0
-    if capital < smallest:
+    if capital < rules.smallest:
         return 0, x, y
     rounds = 0
     has_last = False
+    max_rounds = rules.max_rounds
     while True:
-        x, y, over, alive = play_round(kinds, n, radius, x, y, has_last, caps, scores, work,
-                                       scratch, variant, winners_pay, bid_step, min_bid,
-                                       smallest, homes, seat_of_dir)  # fmt: skip
+        x, y, over, alive = play_round(rules, kinds, x, y, has_last, caps, scores, work)
         has_last = True
         rounds += 1
         if over or rounds >= max_rounds or not alive:
@@ -318,10 +356,9 @@ def play_game_kernel(kinds, n, radius, max_rounds, capital, variant, winners_pay
 
 
 @parallel_jit
-def simulate_games_kernel(seeds, chunk_size, n_games, kinds, radius, max_rounds, capital,
-                          variant, winners_pay, bid_step, min_bid, smallest, homes,
-                          seat_of_dir):  # fmt: skip
-    """Play ``n_games`` games; chunk ``c`` seeds its generator with ``seeds[c]``.
+def simulate_games_kernel(seeds, chunk_size, n_games, kinds, rules):
+    """Play ``n_games`` games; chunk ``c`` seeds its generator with ``seeds[c]``; seat
+    ``i`` played by heuristic ``kinds[i]`` under the :class:`GameRules` ``rules``.
 
     Returns scores ``(n_games, n)``, rounds ``(n_games,)``, final capitals
     ``(n_games, n)`` and final pawn cells ``(n_games, 2)``.
@@ -333,12 +370,10 @@ def simulate_games_kernel(seeds, chunk_size, n_games, kinds, radius, max_rounds,
     pawn = np.zeros((n_games, 2), dtype=np.int64)
     for c in prange(seeds.shape[0]):
         np.random.seed(seeds[c])
-        work = np.zeros((6, MAX_SEATS), dtype=np.int64)
-        scratch = np.zeros((7, MAX_SEATS), dtype=np.int64)
+        work = RoundWork(np.zeros((6, MAX_SEATS), dtype=np.int64),
+                         np.zeros((7, MAX_SEATS), dtype=np.int64))  # fmt: skip
         for g in range(c * chunk_size, min((c + 1) * chunk_size, n_games)):
-            r, x, y = play_game_kernel(kinds, n, radius, max_rounds, capital, variant,
-                                       winners_pay, bid_step, min_bid, smallest, homes,
-                                       seat_of_dir, scores[g], caps[g], work, scratch)  # fmt: skip
+            r, x, y = play_game_kernel(rules, kinds, scores[g], caps[g], work)
             rounds[g] = r
             pawn[g, 0] = x
             pawn[g, 1] = y
@@ -376,15 +411,17 @@ def duel_stage_kernel(y, cap_n, cap_s, rows, cols, dy, cost_n, cost_s, level_of,
 
 
 @jit
-def _solve_shifted(shifted, loop_i, loop_j, sign, u, row, column, small_gap, warm_r, warm_c):
-    """The matrix game with the loop entries (``loop_i``, ``loop_j``) worth ``sign * u``
-    (a round that changes nothing, continued at value u), solved into ``row``/``column``
-    from the warm start: ``(value, gap)``, a negative gap when it is not solved to
-    ``small_gap``. ``shifted`` holds the payoffs off the loop; only its loop entries
-    are written."""
+def _solve_shifted(shifted, loops, worth, into, small_gap, warm):
+    """The matrix game with the loop entries (``loops``: their row and column indices,
+    two int64 arrays) worth ``worth`` (``sign * u``: a round that changes nothing,
+    continued at value u), solved into ``into`` (row and column strategies) from the
+    warm start ``warm`` (a pair likewise): ``(value, gap)``, a negative gap when it is
+    not solved to ``small_gap``. ``shifted`` holds the payoffs off the loop; only its
+    loop entries are written."""
+    loop_i, loop_j = loops
     for k in range(loop_i.size):
-        shifted[loop_i[k], loop_j[k]] = sign * u
-    return solve_checked(shifted, row, column, small_gap, warm_r, warm_c)
+        shifted[loop_i[k], loop_j[k]] = worth
+    return solve_checked(shifted, into[0], into[1], small_gap, warm[0], warm[1])
 
 
 @jit
@@ -467,6 +504,8 @@ def loop_solve_kernel(payoff, loop, tol, max_iter, certify, margin, small_gap, w
                 loop_i[k] = i
                 loop_j[k] = j
                 k += 1
+    loops = (loop_i, loop_j)
+    first = (first_r, first_c)
     cur_r, cur_c = first_r.copy(), first_c.copy()
     lo_r, lo_c = first_r.copy(), first_c.copy()
     hi_r, hi_c = np.empty(m), np.empty(n)
@@ -490,8 +529,7 @@ def loop_solve_kernel(payoff, loop, tol, max_iter, certify, margin, small_gap, w
         if not (lo < u <= hi):
             u = 0.5 * (lo + hi)
         # h(u)
-        v_u, g_u = _solve_shifted(shifted, loop_i, loop_j, sign, u, cur_r, cur_c, small_gap,
-                                  first_r, first_c)  # fmt: skip
+        v_u, g_u = _solve_shifted(shifted, loops, sign * u, (cur_r, cur_c), small_gap, first)
         if g_u < 0.0:
             return 0.0, 0.0, 0.0, False
         h_u = sign * (v_u - sign * u)
@@ -508,8 +546,8 @@ def loop_solve_kernel(payoff, loop, tol, max_iter, certify, margin, small_gap, w
             current_is_lo = False
             if h_u >= -tol:  # a fixed point: is it the one nearest 0?
                 below = max(lo, u - certify)
-                v_b, g_b = _solve_shifted(shifted, loop_i, loop_j, sign, below, try_r, try_c,
-                                          small_gap, first_r, first_c)  # fmt: skip
+                v_b, g_b = _solve_shifted(shifted, loops, sign * below, (try_r, try_c),
+                                          small_gap, first)  # fmt: skip
                 if g_b < 0.0:
                     return 0.0, 0.0, 0.0, False
                 h_below = sign * (v_b - sign * below)
@@ -527,14 +565,13 @@ def loop_solve_kernel(payoff, loop, tol, max_iter, certify, margin, small_gap, w
         if hi - lo <= tol:
             break
     if not have_hi:
-        v_h, g_h = _solve_shifted(shifted, loop_i, loop_j, sign, hi, hi_r, hi_c, small_gap,
-                                  first_r, first_c)  # fmt: skip
+        v_h, g_h = _solve_shifted(shifted, loops, sign * hi, (hi_r, hi_c), small_gap, first)
         if g_h < 0.0:
             return 0.0, 0.0, 0.0, False
         h_hi = sign * (v_h - sign * hi)
     favoured = hi * (1.0 - margin)
-    _, g_f = _solve_shifted(shifted, loop_i, loop_j, sign, favoured, try_r, try_c, small_gap,
-                            hi_r, hi_c)  # fmt: skip
+    _, g_f = _solve_shifted(shifted, loops, sign * favoured, (try_r, try_c), small_gap,
+                            (hi_r, hi_c))  # fmt: skip
     if g_f < 0.0:
         return 0.0, 0.0, 0.0, False
     if sign > 0:

@@ -51,6 +51,14 @@ class EmpiricalGame:
         Standard errors of those means.
     n : int
         Games per profile.
+
+    Examples
+    --------
+    >>> game = empirical_game(Rules(n_players=2, radius=1), 50, ["straight", "saver"], seed=0)
+    >>> game.agents, len(game.payoffs), game.payoffs[1].shape, game.n
+    (('straight', 'saver'), 2, (2, 2), 50)
+    >>> game.strategies_table(game.solve(100)).index.tolist()
+    ['N', 'S']
     """
 
     rules: Rules
@@ -81,6 +89,23 @@ class EmpiricalGame:
 
 def empirical_game(rules: Rules, n: int, agents=AGENTS, seed=None) -> EmpiricalGame:
     """Simulate ``n`` games for every profile of ``agents`` (one per seat).
+
+    Parameters
+    ----------
+    rules : Rules
+    n : int
+        Games per profile, at least 2 (for the standard errors).
+    agents : sequence of str
+        The heuristics each seat may choose, names of ``citadel.agents.AGENTS``
+        (default all of them).
+    seed : None, int, SeedSequence or Generator
+        Each profile's games are seeded by its own child of the seed's SeedSequence.
+
+    Returns
+    -------
+    EmpiricalGame
+        ``len(agents) ** n_players`` profiles, each simulated by
+        :func:`citadel.simulate_games`.
 
     Examples
     --------

@@ -87,6 +87,17 @@ def coalition_values(rules: Rules, use_symmetry: bool = True,
     """The value of every coalition: what it can guarantee itself against the other
     seats (:func:`solve_sides` with ``objective="score"``).
 
+    Parameters
+    ----------
+    rules : Rules
+    use_symmetry : bool
+        Solve one coalition of each class under the board's symmetries (rotations
+        and reflections that map seats to seats) and give the others its value
+        (default True).
+    compass : bool
+        Let both sides write their combined order in any of the eight directions
+        (:func:`solve_sides`; default False).
+
     Returns
     -------
     pandas.DataFrame
@@ -148,6 +159,17 @@ class AllianceAnalysis:
     least_core : tabletop.cooperative.LeastCore
         The least core: ``epsilon <= 0`` iff the core is non-empty; ``excess`` lists
         the coalitions that gain most by leaving the best division.
+
+    Examples
+    --------
+    Two seats facing each other (N + S) get 1/2, two neighbours 1/11, any three
+    seats 1: every seat is worth a quarter, and the core is empty.
+
+    >>> res = alliance_analysis(Rules(radius=1, capital=10, bid_step=5))
+    >>> res.values.loc[["NS", "NE", "NES"], "value"].round(4).tolist()
+    [0.5, 0.0909, 1.0]
+    >>> res.shapley.round(9).tolist(), float(res.least_core.epsilon) > 0
+    ([0.25, 0.25, 0.25, 0.25], True)
     """
 
     values: pd.DataFrame
@@ -161,6 +183,20 @@ def alliance_analysis(rules: Rules, use_symmetry: bool = True,
                       compass: bool = False) -> AllianceAnalysis:  # fmt: skip
     """Coalition values (:func:`coalition_values`, ``compass`` as in :func:`solve_sides`)
     with their Shapley values and least core.
+
+    Parameters
+    ----------
+    rules : Rules
+    use_symmetry : bool
+        As in :func:`coalition_values` (default True).
+    compass : bool
+        As in :func:`solve_sides` (default False).
+
+    Returns
+    -------
+    AllianceAnalysis
+        The coalition values with the Shapley value and the least core
+        (:mod:`tabletop.cooperative`) of the game they define, the seats as players.
 
     Examples
     --------

@@ -44,6 +44,13 @@ class Resolution:
         What each seat pays for its order.
     fee : tuple of int
         1 for each seat that loses the tie point, else 0.
+
+    Examples
+    --------
+    Two strongest orders 45° apart tie: the pawn stays and both authors lose a point.
+
+    >>> resolve([(10, "N"), (10, "NE"), (5, "E"), (0, None)])
+    Resolution(step=(0, 0), pays=(10, 10, 5, 0), fee=(1, 1, 0, 0))
     """
 
     step: tuple[int, int]

@@ -313,6 +313,14 @@ class SidesSolution:
         combined orders of side A and of side B.
     residual, lp_gap : float
         Largest fixed-point residual and LP saddle-point gap over the states.
+    objective : str
+        ``"difference"`` or ``"score"`` (:func:`solve_sides`).
+
+    Examples
+    --------
+    >>> sol = solve_sides(Rules(radius=1, capital=10, bid_step=5), "NE")
+    >>> sol.names, sol.values.shape[:2], sol.objective
+    (('NE', 'SW'), (3, 3), 'difference')
     """
 
     space: SidesSpace
@@ -611,6 +619,15 @@ class SidesCheck:
         ``b_concedes - a_guarantees`` (>= 0; 0 for an exact equilibrium).
     score_a, score_b, p_draw : float
         Expected scores of the two sides and the draw chance under the solution.
+
+    Examples
+    --------
+    One seat against the other three cannot win: its guaranteed score is 0.
+
+    >>> chk = check_sides(solve_sides(Rules(radius=1, capital=10, bid_step=5), "N",
+    ...                               objective="score"))
+    >>> abs(chk.value) < 1e-9, abs(chk.score_a) < 1e-9
+    (True, True)
     """
 
     value: float
@@ -624,6 +641,17 @@ class SidesCheck:
 
 def check_sides(sol: SidesSolution) -> SidesCheck:
     """Best responses to the solution and the outcome's odds.
+
+    Each side's best response to the other's strategy is computed exactly over the
+    solution's abstraction (its bid grid and directions), from the start.
+
+    Parameters
+    ----------
+    sol : SidesSolution
+
+    Returns
+    -------
+    SidesCheck
 
     Examples
     --------

@@ -23,7 +23,8 @@ from typing import TYPE_CHECKING
 import numba
 import numpy as np
 
-from citadel._game_chunks import advance_games_kernel, work_arrays
+from citadel._game_chunks import GameOutputs, advance_games_kernel, work_arrays
+from citadel._kernels import GameRules
 from citadel.agents import AGENTS
 from citadel.rules import Rules
 from tabletop.budget import (
@@ -72,7 +73,17 @@ class GameSamples:
     pawn : numpy.ndarray
         ``(n, 2)`` the pawn's last cell.
     seats : tuple of str
+        The seats' names, in seat order.
     agents : tuple of str
+        The agent of each seat.
+
+    Examples
+    --------
+    >>> games = simulate_games(Rules(radius=1, capital=10), "random", 100, seed=2)
+    >>> games.scores.shape, games.agents, bool((games.capitals >= 0).all())
+    ((100, 4), ('random', 'random', 'random', 'random'), True)
+    >>> list(games.summary().index) == [*games.seats, "draw"]
+    True
     """
 
     scores: np.ndarray
@@ -121,23 +132,28 @@ def _agent_codes(agents, rules: Rules) -> np.ndarray:
     return np.array([AGENTS.index(a) for a in agents], dtype=np.int64)
 
 
-def kernel_arguments(rules: Rules) -> dict:
-    """The rules as the plain values the game kernels read."""
+def game_rules(rules: Rules) -> GameRules:
+    """The rules as the bundle of plain values the game kernels read (built here once)."""
     homes = rules.homes
     seat_of_dir = np.full(8, -1, dtype=np.int64)
     seat_of_dir[homes] = np.arange(rules.n_players)
-    return {
-        "radius": rules.radius,
-        "max_rounds": rules.max_rounds,
-        "capital": rules.capital,
-        "variant": rules.resolution == "variant",
-        "winners_pay": rules.payment == "winners",
-        "bid_step": rules.bid_step,
-        "min_bid": rules.min_bid,
-        "smallest": rules.smallest_bid,
-        "homes": np.ascontiguousarray(homes),
-        "seat_of_dir": seat_of_dir,
-    }
+    return GameRules(
+        radius=int(rules.radius),
+        max_rounds=int(rules.max_rounds),
+        capital=int(rules.capital),
+        variant=rules.resolution == "variant",
+        winners_pay=rules.payment == "winners",
+        bid_step=int(rules.bid_step),
+        min_bid=int(rules.min_bid),
+        smallest=int(rules.smallest_bid),
+        homes=np.ascontiguousarray(homes, dtype=np.int64),
+        seat_of_dir=seat_of_dir,
+    )
+
+
+def kernel_arguments(rules: Rules) -> dict:
+    """The rules as the game kernels' keyword argument: ``{"rules": game_rules(rules)}``."""
+    return {"rules": game_rules(rules)}
 
 
 def games_size(n_players: int, n: int) -> Estimate:
@@ -165,7 +181,7 @@ def _calls(n_chunks: int, chunk_size: int, n: int):
         c1 = min(n_chunks, c0 + width)
         ends = np.minimum(np.arange(c0 + 1, c1 + 1) * chunk_size, n)
         work = work_arrays(c1 - c0)
-        while (work[0][:, 0] < ends).any():
+        while (work.where[:, 0] < ends).any():
             yield c0, c1, work
 
 
@@ -231,28 +247,42 @@ def simulate_games(
     check_memory(games_size(rules.n_players, n), allow_large)
     n_chunks = -(-n // chunk_size)
     seeds = chunk_seeds(seed, n_chunks)
-    arguments = kernel_arguments(rules)
-    scores = np.zeros((n, rules.n_players))
-    rounds = np.zeros(n, dtype=np.int64)
-    caps = np.zeros((n, rules.n_players), dtype=np.int64)
-    pawn = np.zeros((n, 2), dtype=np.int64)
+    table = game_rules(rules)
+    out = GameOutputs(np.zeros((n, rules.n_players)), np.zeros(n, dtype=np.int64),
+                      np.zeros((n, rules.n_players), dtype=np.int64),
+                      np.zeros((n, 2), dtype=np.int64))  # fmt: skip
     budget = FIRST_BUDGET
     with progress_bar(n, "citadel games", progress, "game") as bar:
         for c0, c1, work in interruptible(_calls(n_chunks, chunk_size, n)):
             began = time.perf_counter()
-            done = advance_games_kernel(seeds[c0:c1], c0, chunk_size, n, kinds, budget, *work,
-                                        scores, rounds, caps, pawn, **arguments)  # fmt: skip
+            done = advance_games_kernel(seeds[c0:c1], c0, chunk_size, kinds, budget, work, out,
+                                        table)  # fmt: skip
             spent = time.perf_counter() - began
             budget = _next_budget(budget, spent)
             bar.update(int(done))
     names = tuple(AGENTS[k] for k in kinds)
-    return GameSamples(scores, rounds, caps, pawn, rules.seats, names)
+    return GameSamples(out.scores, out.rounds, out.caps, out.pawn, rules.seats, names)
 
 
 def seat_balance(rules: Rules, agent: str, n: int, seed=None) -> dict:
     """Every seat plays ``agent``: each seat's mean score, draw rate, mean length, and the
     chi-square p-value of "every seat wins equally often", on the games won outright
     (shared corner wins, which count for two seats at once, are left out of the test).
+
+    Parameters
+    ----------
+    rules : Rules
+    agent : str
+        One agent name of ``citadel.agents.AGENTS``, played by every seat.
+    n : int
+        Games (:func:`simulate_games`).
+    seed : None, int, SeedSequence or Generator
+
+    Returns
+    -------
+    dict
+        ``"score by seat"`` (seat name -> mean score), ``"draw rate"``, ``"mean
+        rounds"`` and ``"p (seats equal)"`` (NaN when no game was won outright).
 
     Examples
     --------

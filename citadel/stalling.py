@@ -88,6 +88,14 @@ class StallOdds:
     minimal_gain : float
         The larger one-round gain of a side deviating from the best such pair
         (0 when it is an equilibrium).
+
+    Examples
+    --------
+    >>> from citadel import Rules, solve_duel_game
+    >>> odds = stall_odds(solve_duel_game(Rules(n_players=2, radius=1, capital=10,
+    ...                                         bid_step=5)))
+    >>> round(odds.score_a + odds.score_b + odds.draw, 9), odds.minimal_gain
+    (1.0, 0.0)
     """
 
     value: float

@@ -216,6 +216,15 @@ class EconomyResult:
     stock : numpy.ndarray or None
         ``(games, rounds)`` Company stock at the start of rounds 1..R.
     rules : Rules
+
+    Examples
+    --------
+    >>> from commander.cards import load_cards, load_decks
+    >>> cards = load_cards(); d = load_decks(cards=cards)
+    >>> res = simulate_economy(Rules(), [d["spanish_sample"], d["ghost_sample"]], cards,
+    ...                        n=50, seed=1)
+    >>> res.win_seat.shape, res.gold is None
+    ((50,), True)
     """
 
     win_seat: np.ndarray
@@ -286,6 +295,11 @@ def simulate_economy(
         batches that return to Python several times a second, so Ctrl-C stops a long
         run; the batches do not change the games.
 
+    Returns
+    -------
+    EconomyResult
+        The winners per game, and the trajectories when ``record``.
+
     Examples
     --------
     >>> from commander.cards import load_cards, load_decks
@@ -350,6 +364,14 @@ def economy_curves(result: EconomyResult, quantiles=(0.1, 0.5, 0.9)) -> pd.DataF
     any seat; a finished game keeps its final values. ``running`` is the share of
     games not yet won at the start of the round.
 
+    Parameters
+    ----------
+    result : EconomyResult
+        Simulated with ``record=True`` (else ValueError).
+    quantiles : sequence of float
+        Quantiles in [0, 1] reported beside the mean (default 0.1, 0.5, 0.9), as
+        columns ``q10``, ``q50``, ``q90``.
+
     Returns
     -------
     pandas.DataFrame
@@ -401,6 +423,16 @@ def economy_curves(result: EconomyResult, quantiles=(0.1, 0.5, 0.9)) -> pd.DataF
 def win_turns(result: EconomyResult) -> pd.Series:
     """Share of games won at each round (index ``round``; round 0: nobody won).
 
+    Parameters
+    ----------
+    result : EconomyResult
+
+    Returns
+    -------
+    pandas.Series
+        ``share`` of the games won at each round that occurs (summing to 1), index
+        ``round`` ascending.
+
     Examples
     --------
     >>> from commander.cards import load_cards, load_decks
@@ -435,6 +467,16 @@ def _shares(labels: np.ndarray, n_groups: int, name: str) -> pd.DataFrame:
 def seat_advantage(result: EconomyResult) -> pd.DataFrame:
     """Wins and win share by seat (0 plays first) with 95 % Wilson intervals.
 
+    Parameters
+    ----------
+    result : EconomyResult
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per seat (index ``seat``): ``wins``, ``share`` of all games (games
+        nobody won count in the total), ``ci_low`` and ``ci_high``.
+
     Examples
     --------
     >>> from commander.cards import load_cards, load_decks
@@ -450,6 +492,17 @@ def seat_advantage(result: EconomyResult) -> pd.DataFrame:
 
 def strategy_wins(result: EconomyResult) -> pd.DataFrame:
     """Wins and win share by player (deck + strategy) with 95 % Wilson intervals.
+
+    Parameters
+    ----------
+    result : EconomyResult
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per player, in the order of the decks simulated (index ``player``):
+        ``wins``, ``share`` of all games (games nobody won count in the total),
+        ``ci_low`` and ``ci_high``.
 
     Examples
     --------

@@ -85,6 +85,14 @@ class RaceResult:
     by_turn : pandas.DataFrame
         Index ``turn`` (every turn the player can first win at); columns
         ``doublons_left`` and ``net_cost`` of the cheapest plan winning then.
+
+    Examples
+    --------
+    >>> r = solve_race(Rules(), gold=0, doublons=5, stock=10, income=4)
+    >>> r.win_turn, r.doublons_left, r.net_cost, len(r.plan) == r.win_turn - 1
+    (9, 1, 36, True)
+    >>> r.by_turn.loc[10].tolist()   # a turn later, four more doublons kept
+    [5, 36]
     """
 
     win_turn: int | None

@@ -71,6 +71,12 @@ class CommittedDuel:
         are optimal: only for display, the optimal player adapts to the points).
     mp_success : float
         The success chance of C's Master Panache attempt.
+
+    Examples
+    --------
+    >>> res = committed_duel(Rules(n_dice=3, start_points=6))   # C plays optimally too
+    >>> res.win.shape, round(res.mean_win, 12), round(res.first_player_win, 4)
+    ((9, 9), 0.5, 0.4352)
     """
 
     __eq__ = same_fields

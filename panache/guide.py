@@ -66,6 +66,15 @@ class PlayerSheet:
     duel : pandas.DataFrame
         Winning chances in the committed duel, one row per way of playing: ``first``,
         ``second`` (C's chance in each seat), ``mean`` and ``cost``.
+
+    Examples
+    --------
+    >>> sheet = player_sheet(Rules(n_dice=3, start_points=6), max_clauses=2, beam=5)
+    >>> print(sheet.mp_rule.text(sheet.rules))
+    1. if keeping them all makes a total of exactly 0: stop (keep them all)
+    2. otherwise: keep the one die that brings your total closest to 0
+    >>> sheet.lists.index.names, sheet.duel.columns.tolist()
+    (FrozenList(['goal', 'clauses']), ['first', 'second', 'mean', 'cost'])
     """
 
     __eq__ = same_fields
@@ -248,6 +257,12 @@ def player_sheet(rules: Rules | None = None, turn_margin: float = 0.05, mp_margi
     Returns
     -------
     PlayerSheet
+
+    Examples
+    --------
+    >>> sheet = player_sheet(Rules(n_dice=3, start_points=6), max_clauses=2, beam=5)
+    >>> len(sheet.mp_rule), bool(sheet.lists.loc[("zero", 2), "cost"] <= 0.02)
+    (2, True)
     """
     import pandas as pd
 
@@ -395,8 +410,20 @@ def duel_keeps(rules: Rules | None = None, opponent_points: int = 20, situations
 def duel_spread(rules: Rules | None = None, opponent_points: int = 20) -> pd.DataFrame:
     """The total of the solved duel's turn roll, for every number of own points.
 
-    Returns a DataFrame indexed by ``my_points`` with ``mean`` and ``sd`` of the total,
-    ``p_negative``, ``p_zero``, ``p_positive`` and ``win`` (the mover's chance).
+    Parameters
+    ----------
+    rules : Rules, optional
+        Default ``Rules()``.
+    opponent_points : int
+        The opponent's points, 1 up to the rules' most points.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by ``my_points`` (1 up to the rules' most points): ``mean`` and ``sd``
+        of the turn's total under the solved duel's policy at (my points,
+        ``opponent_points``), ``p_negative``, ``p_zero``, ``p_positive`` (chances of
+        the total's sign) and ``win`` (the mover's winning chance).
 
     Examples
     --------

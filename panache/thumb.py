@@ -67,6 +67,28 @@ class Clause:
     ``total_at_least`` / ``total_at_most`` (the total set aside so far, with at least
     one die set aside). Actions: see the module docstring (``value`` is the ``v`` of
     ``at_least``).
+
+    Attributes
+    ----------
+    condition : str
+        One of ``CONDITIONS``.
+    action : str
+        One of ``ACTIONS``.
+    arg : int or None
+        The condition's number of dice or total; None exactly for ``always``.
+    value : int, tuple of 3 ints, or None
+        The threshold ``v`` of ``at_least``, the thresholds ``(t1, t2, t3)`` of
+        ``ladder``; None for the other actions.
+
+    Examples
+    --------
+    >>> print(Clause("makes_at_least", "at_least", arg=1, value=0).text(Rules()))
+    if keeping them all makes a total of 1 or more: keep every die worth +0 or more \
+(faces 5, 6), at least the best one
+    >>> Clause("always", "stop", arg=2)
+    Traceback (most recent call last):
+    ...
+    ValueError: condition 'always' takes an arg iff it is not 'always'
     """
 
     condition: str
@@ -161,6 +183,11 @@ def _worth(rules: Rules, v: int) -> str:
 @dataclass(frozen=True)
 class DecisionList:
     """A rule of thumb: clauses read in order; the last one must be ``always``.
+
+    Attributes
+    ----------
+    clauses : tuple of Clause
+        At least one; the first whose condition holds decides.
 
     Examples
     --------
@@ -377,6 +404,12 @@ class RuleSearch:
         separated by " / ").
     evaluated : int
         Lists evaluated exactly.
+
+    Examples
+    --------
+    >>> found = search_rules(Rules(n_dice=2), "ev", max_clauses=1)
+    >>> found.table.index.name, len(found.best), found.shortest_within(0.1) is found.best[0]
+    ('clauses', 1, True)
     """
 
     __eq__ = same_fields
@@ -516,6 +549,21 @@ def rule_of_thumb(rules: Rules | None = None, utility: str = "ev", margin: float
 
     ``margin`` is in the utility's unit: points of expected total for ``"ev"``, a
     probability for the others. If no list is within it, the best list found.
+
+    Parameters
+    ----------
+    rules : Rules, optional
+        Default ``Rules()``.
+    utility : str
+        A utility name of :func:`panache.utility_vector` (``"ev"``, ``"zero"``...).
+    margin : float
+        The largest cost accepted, >= 0 (default 0.05).
+
+    Returns
+    -------
+    DecisionList
+        The shortest list of :func:`search_rules` (``max_clauses=3``, default beam)
+        whose cost is at most ``margin``.
 
     Examples
     --------

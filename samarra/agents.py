@@ -40,7 +40,36 @@ from tabletop.validate import check_instance
 
 @dataclass(frozen=True)
 class View:
-    """What ``side`` sees of ``position`` (the true position stays with the game)."""
+    """What ``side`` sees of ``position`` (the true position stays with the game).
+
+    Built by ``View.of(position, side)``.
+
+    Attributes
+    ----------
+    side : int
+        The viewer, ``BLACK`` (0) or ``WHITE`` (1).
+    own : tuple of int
+        The cells of the viewer's servant, merchant and Death (-1: dead).
+    own_used : tuple of bool
+        Whether the viewer's merchant and Death powers are used.
+    tents : tuple of (int, int)
+        The enemy's live figures, sorted: ``(cell, identity)``, the identity (0-2)
+        when revealed, else -1.
+    enemy_dead : int
+        How many enemy figures are dead.
+    enemy_used : tuple of bool
+        Whether the enemy merchant's and Death's powers are known used (revealed
+        alive with the power spent).
+    position : Position
+        The true position, read only by :func:`determinizations`.
+
+    Examples
+    --------
+    >>> from samarra import Rules, start_position
+    >>> view = View.of(start_position(Rules(), "SMD", "DMS"), 0)
+    >>> view.own, view.tents, view.enemy_dead
+    ((0, 1, 2), ((12, -1), (13, -1), (14, -1)), 0)
+    """
 
     side: int
     own: tuple[int, ...]
@@ -126,6 +155,19 @@ def _to_action(position: Position, option: Option) -> Action:
 def determinizations(view: View) -> list[Position]:
     """Every position consistent with ``view`` (see the module docstring).
 
+    Parameters
+    ----------
+    view : View
+        What one side sees.
+
+    Returns
+    -------
+    list of Position
+        Every assignment of the enemy's identities to its tents that keeps the revealed
+        identities and a live servant, with power flags that follow from it; in the
+        order of the permutations of the enemy's figures (the true position among
+        them).
+
     Examples
     --------
     >>> from samarra import Rules, start_position
@@ -174,7 +216,22 @@ def _uniform_over(pool: list[Option], opts: list[Option]) -> list[float]:
 
 
 class RandomAgent:
-    """A uniformly random legal action."""
+    """A uniformly random legal action.
+
+    Attributes
+    ----------
+    name : str
+        ``"random"``.
+
+    Examples
+    --------
+    >>> import random
+    >>> from samarra import Rules, start_position
+    >>> p = start_position(Rules(), "SMD", "SMD")
+    >>> opts = options(p)
+    >>> RandomAgent().choose(View.of(p, p.to_move), opts, random.Random(1)) in opts
+    True
+    """
 
     name = "random"
 
@@ -187,7 +244,24 @@ class RandomAgent:
 
 
 class GreedyAgent:
-    """A sure win if any, else a servant step forward, else random."""
+    """A sure win if any, else a servant step forward, else random.
+
+    A sure win wins in every determinization of the view (the first such option is
+    played); a step forward brings the servant a row closer to the enemy city; the
+    agent draws uniformly among the step forward options, else among all.
+
+    Attributes
+    ----------
+    name : str
+        ``"greedy"``.
+
+    Examples
+    --------
+    >>> from samarra import Rules, start_position
+    >>> p = start_position(Rules(), "SMD", "SMD")
+    >>> GreedyAgent().pool(View.of(p, p.to_move), options(p))
+    [Option(kind='move', figure=0, cell=3)]
+    """
 
     name = "greedy"
 
@@ -222,6 +296,30 @@ class DeterminizingAgent:
 
     ``use_merchant=False`` makes an agent that never uses the merchant's power (to
     measure what the power is worth).
+
+    Parameters
+    ----------
+    table : Table
+        The perfect-information table of the rules played (:func:`samarra.solve`).
+    use_merchant : bool
+        Whether the agent may use its merchant's power (default True).
+
+    Attributes
+    ----------
+    name : str
+        ``"determinizing"``.
+    table : Table
+    use_merchant : bool
+
+    Examples
+    --------
+    >>> import random
+    >>> from samarra import Rules, solve, start_position
+    >>> table = solve(Rules(length=3))
+    >>> p = start_position(table.rules, "SMD", "SMD")
+    >>> agent = DeterminizingAgent(table)
+    >>> agent.choose(View.of(p, p.to_move), options(p), random.Random(0)) in options(p)
+    True
     """
 
     name = "determinizing"
@@ -285,6 +383,36 @@ class ISMCTSAgent:
     among the options available in that determinization, adds one new option, and
     values the position reached with the table, as :class:`DeterminizingAgent` does
     (``depth`` bounds the tree). The most visited root option is played.
+
+    Parameters
+    ----------
+    table : Table
+        The perfect-information table of the rules played (:func:`samarra.solve`).
+    iterations : int
+        Tree-search iterations per decision, at least 1 (default 200).
+    depth : int
+        Greatest depth of the tree, in actions, at least 1 (default 4).
+    exploration : float
+        The UCB1 exploration constant, at least 0 (default 0.7).
+
+    Attributes
+    ----------
+    name : str
+        ``"ismcts"``.
+    leaf : DeterminizingAgent
+        Values the positions at the tree's leaves.
+    iterations, depth : int
+    exploration : float
+
+    Examples
+    --------
+    >>> import random
+    >>> from samarra import Rules, solve, start_position
+    >>> table = solve(Rules(length=3))
+    >>> p = start_position(table.rules, "SMD", "SMD")
+    >>> agent = ISMCTSAgent(table, iterations=20)
+    >>> agent.choose(View.of(p, p.to_move), options(p), random.Random(0)) in options(p)
+    True
     """
 
     name = "ismcts"

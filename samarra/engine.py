@@ -57,6 +57,16 @@ class Action(_ActionFields):
     ValueError naming the field (whether the action is legal in a position is
     :func:`check_action`'s question).
 
+    Attributes
+    ----------
+    kind : str
+        One of ``KINDS``: ``"move"``, ``"merchant"``, ``"death"`` or ``"pass"``.
+    figure : int
+        The own figure acting: 0 servant, 1 merchant, 2 Death; -1 for a pass.
+    target : int
+        The destination cell of a move, the enemy figure (0-2) of a power, -1 for a
+        pass.
+
     Examples
     --------
     >>> str(Action("move", 2, 4)), str(Action("death", 2, 0))
@@ -134,6 +144,16 @@ def legal_actions(position: Position) -> list[Action]:
     """The actions of the side to move, sorted (moves, merchant, Death, pass).
 
     A won position, or one at the ``horizon``, has none.
+
+    Parameters
+    ----------
+    position : Position
+        The position (the side to move is ``position.to_move``).
+
+    Returns
+    -------
+    list of Action
+        Sorted by kind (in the order of ``KINDS``), then figure, then target.
 
     Examples
     --------
@@ -249,6 +269,20 @@ def _arrival_win(cells, rules: Rules, me: int, arrived: bool) -> bool:
 def apply_action(position: Position, action) -> Position:
     """The position after ``action`` (checked: an illegal action raises ValueError).
 
+    Parameters
+    ----------
+    position : Position
+        The position before the action.
+    action : Action or tuple
+        ``(kind, figure, target)``; it must be among :func:`legal_actions` of
+        ``position``, else a ValueError says which rule it breaks.
+
+    Returns
+    -------
+    Position
+        A new position (``position`` is unchanged): the action counted, the turn
+        passed on once its actions are spent, a win recorded in ``winner``.
+
     Examples
     --------
     >>> from samarra.position import start_position
@@ -338,6 +372,17 @@ def tie_break(position: Position) -> int | None:
 
     ``None`` for equal rows (a draw), or when both servants are dead.
 
+    Parameters
+    ----------
+    position : Position
+        The position to adjudicate.
+
+    Returns
+    -------
+    int or None
+        ``BLACK`` (0) or ``WHITE`` (1), the side whose servant is closer to the enemy
+        city (a side whose servant alone is alive wins); None for a draw.
+
     Examples
     --------
     >>> from samarra.position import start_position
@@ -361,7 +406,30 @@ def tie_break(position: Position) -> int | None:
 
 @dataclass(frozen=True)
 class GameResult:
-    """How a played game ended: ``winner`` (None: draw), ``reason``, actions played."""
+    """How a played game ended: ``winner`` (None: draw), ``reason``, actions played.
+
+    Attributes
+    ----------
+    winner : int or None
+        ``BLACK`` (0) or ``WHITE`` (1); None for a draw.
+    reason : str
+        ``"win"`` (servant killed, arrival, the pass rule), or the adjudication by
+        :func:`tie_break`: ``"repetition"`` (third occurrence), ``"no_action"``,
+        ``"max_actions"`` or ``"horizon"``.
+    n_actions : int
+        Actions played in the game.
+    final : Position
+        The last position.
+
+    Examples
+    --------
+    >>> from samarra.position import start_position
+    >>> game = Game(start_position(Rules(max_actions=1), "SMD", "SMD"))
+    >>> game.play(Action("move", 0, 3))
+    >>> r = game.result
+    >>> r.winner, r.reason, r.n_actions, r.final is game.position
+    (0, 'max_actions', 1, True)
+    """
 
     winner: int | None
     reason: str
@@ -375,6 +443,20 @@ class Game:
     The game ends with a win (servant killed, arrival, the pass rule), or is
     adjudicated by :func:`tie_break` when a position occurs for the third time, when
     the side to move has no legal action, at ``max_actions`` or at ``horizon``.
+
+    Parameters
+    ----------
+    start : Position
+        The position the game starts from.
+
+    Attributes
+    ----------
+    position : Position
+        The current position.
+    history : list of Position
+        Every position of the game, ``start`` first, ``position`` last.
+    result : GameResult or None
+        How the game ended; None while it goes on.
 
     Examples
     --------

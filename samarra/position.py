@@ -273,7 +273,29 @@ class Position:
 
 
 def format_position(position: Position) -> str:
-    """The text board of ``position`` (see the module docstring)."""
+    """The text board of ``position`` (see the module docstring).
+
+    Parameters
+    ----------
+    position : Position
+
+    Returns
+    -------
+    str
+        A header (side to move, actions left, actions played), the powers used, any
+        winner, pass count and last move, then the board's rows from the top (White's
+        city) down, one mark per cell: ``S M D`` Black's figures, ``s m d`` White's,
+        ``*`` revealed, ``.`` empty. :func:`parse_position` reads it back.
+
+    Examples
+    --------
+    >>> print(format_position(start_position(Rules(length=3), "SMD", "DMS")))
+    to move: black, actions left: 1, played: 0
+    used: black -, white -
+    2 | d  m  s
+    1 | .  .  .
+    0 | S  M  D
+    """
     check_instance("position", position, Position)
     p, rules = position, position.rules
     lines = [
@@ -313,6 +335,12 @@ def parse_position(text: str, rules: Rules | None = None) -> Position:
         The board; the board's size must match ``rules``.
     rules : Rules, optional
         Default ``Rules()``.
+
+    Returns
+    -------
+    Position
+        The position written, checked as any :class:`Position` is (an impossible
+        board raises ValueError).
 
     Examples
     --------
@@ -402,6 +430,17 @@ def setups(rules: Rules) -> list[str]:
 
     ``S``, ``M``, ``D`` name the figures and ``.`` an empty cell (boards wider than 3).
 
+    Parameters
+    ----------
+    rules : Rules
+        Only the board's ``width`` matters.
+
+    Returns
+    -------
+    list of str
+        ``width!/(width-3)!`` setups of ``width`` letters each, in the order servant,
+        merchant, Death, empty of their first differing letter.
+
     Examples
     --------
     >>> setups(Rules())
@@ -436,6 +475,18 @@ def _setup_cols(rules: Rules, setup: str, name: str) -> list[int]:
 
 def start_position(rules: Rules, black: str, white: str) -> Position:
     """The position before the opening action, for a pair of setups.
+
+    Parameters
+    ----------
+    rules : Rules
+    black, white : str
+        Each side's setup, one of :func:`setups` (``"SMD"``: servant, merchant, Death
+        on columns 0, 1, 2). Black's city is row 0, White's the top row.
+
+    Returns
+    -------
+    Position
+        Nothing revealed or used; ``rules.first_side`` to move, with a 1-action turn.
 
     Examples
     --------

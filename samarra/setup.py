@@ -49,6 +49,12 @@ class SetupGame:
         Optimal mixed setups (probabilities indexed by setup).
     gap : float
         The LP solution's distance from an exact saddle point (0 up to tolerance).
+
+    Examples
+    --------
+    >>> game = setup_game(Rules(length=3))
+    >>> game.payoff.shape, game.black.index.name, abs(game.gap) < 1e-9
+    ((6, 6), 'black setup', True)
     """
 
     rules: Rules
@@ -82,6 +88,21 @@ class SetupGame:
 
 def setup_values(table: Table) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Black's result and the distance for every setup pair, from a solved table.
+
+    Parameters
+    ----------
+    table : Table
+        The perfect-information table of the rules (:func:`samarra.solve.solve`).
+
+    Returns
+    -------
+    payoff : pandas.DataFrame
+        Black's result under optimal play, +1 win, 0 draw, -1 loss (int64), from
+        the start position of each setup pair; index: Black's setup (``"black
+        setup"``), columns: White's (``"white setup"``), both in the order of
+        :func:`samarra.position.setups`.
+    distance : pandas.DataFrame
+        Actions to the end under optimal play (0 for a draw), same labels.
 
     Examples
     --------

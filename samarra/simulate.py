@@ -52,6 +52,24 @@ def play_game(rules: Rules, black, white, rng: random.Random, black_setup: str |
     hidden are in none of them. An agent that plays both sides is told both sides'
     calls.
 
+    Parameters
+    ----------
+    rules : Rules
+    black, white : agent
+        Objects with a ``choose(view, options, rng)`` method (``samarra.agents``),
+        Black's and White's.
+    rng : random.Random
+        The one generator of the game: the setups drawn and every agent's choices.
+    black_setup, white_setup : str, optional
+        A setup of :func:`samarra.position.setups` (default: drawn uniformly).
+
+    Returns
+    -------
+    result : GameResult
+        How the game ended (winner, reason, actions played, final position).
+    black_setup, white_setup : str
+        The setups played.
+
     Examples
     --------
     >>> from samarra.agents import RandomAgent
@@ -96,6 +114,27 @@ def play_games(rules: Rules, black, white, n_games: int, seed=None, *,
     moves; ``n_games`` whose rows (:func:`games_size`) exceed the memory available are
     refused before the first game unless ``allow_large=True``. ``progress`` shows a
     bar (default: when stderr is a terminal).
+
+    Parameters
+    ----------
+    rules : Rules
+    black, white : agent
+        Objects with a ``choose(view, options, rng)`` method (``samarra.agents``).
+    n_games : int
+        Games to play, at least 1.
+    seed : None, int, SeedSequence or Generator
+        Seeds the one :class:`random.Random` of all the games (setups and choices).
+    allow_large : bool
+        Play even when the rows exceed the memory available (default False).
+    progress : bool, optional
+        Show a progress bar (default: when stderr is a terminal).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per game (index ``game``): ``black setup``, ``white setup``,
+        ``winner`` (0 Black, 1 White, -1 draw), ``reason`` (as
+        :class:`samarra.engine.GameResult`), ``actions`` played.
 
     Examples
     --------
@@ -163,11 +202,31 @@ def tournament(rules: Rules, agents: dict, n_games: int, seed=None,
     ``allow_large`` and ``progress`` as for :func:`play_games` (one bar over every
     game of the tournament).
 
+    Parameters
+    ----------
+    rules : Rules
+    agents : dict
+        Name -> agent (an object with a ``choose(view, options, rng)`` method).
+    n_games : int
+        Games per pairing, at least 1.
+    seed : None, int, SeedSequence or Generator
+        Seeds every pairing's games.
+    pairings : list of (str, str), optional
+        The (Black, White) name pairs to play (default: every ordered pair, each
+        agent against itself included).
+    allow_large : bool
+        Play even when one pairing's rows exceed the memory available (default
+        False).
+    progress : bool, optional
+        Show a progress bar (default: when stderr is a terminal).
+
     Returns
     -------
     pandas.DataFrame
         Indexed by (black, white): games, shares of Black wins, draws and White wins,
-        Wilson 95 % bounds of Black's share, mean actions.
+        Wilson 95 % bounds of Black's share, mean actions (columns ``games``,
+        ``black wins``, ``draws``, ``white wins``, ``black wins low``, ``black wins
+        high``, ``mean actions``).
 
     Examples
     --------

@@ -215,6 +215,17 @@ def geometry(rules: Rules) -> Geometry:
 def n_states(rules: Rules) -> int:
     """Size of the state index for ``rules``'s board.
 
+    Parameters
+    ----------
+    rules : Rules
+        The board's size and the optional turn rules (``allow_pass``,
+        ``no_repetition``) set the index.
+
+    Returns
+    -------
+    int
+        Entries of the solved table (:attr:`Table.dist`), one per state index.
+
     Examples
     --------
     >>> n_states(Rules()), n_states(Rules(length=4)), n_states(Rules(length=3))
@@ -274,6 +285,24 @@ class Value:
     ``outcome`` is ``"win"``, ``"loss"`` or ``"draw"``; ``distance`` the actions to
     the end under optimal play (0 for a draw or a finished game); ``tie_break`` the
     side the closer servant favours (None: equal), reported for every position.
+
+    Attributes
+    ----------
+    outcome : str
+        ``"win"``, ``"loss"`` or ``"draw"`` for the side to move (``OUTCOMES``).
+    distance : int
+        Actions to the end under optimal play (0 for a draw or a finished game).
+    tie_break : str or None
+        ``"black"`` or ``"white"``, the side :func:`samarra.engine.tie_break` favours
+        in the position; None for equal rows.
+
+    Examples
+    --------
+    >>> from samarra import start_position
+    >>> table = solve(Rules(length=3))
+    >>> v = table.value(start_position(table.rules, "SMD", "DMS"))
+    >>> v, v.score
+    (Value(outcome='loss', distance=3, tie_break=None), -1)
     """
 
     outcome: str
@@ -292,6 +321,22 @@ class Table:
     ``dist`` is a read-only view of the given array (a table read from the disk cache
     or solved cannot be edited by a caller); ``==`` holds for tables of the same
     solver rules with the same entries.
+
+    Parameters
+    ----------
+    rules : Rules
+    dist : numpy.ndarray
+        One entry per state index (:func:`n_states`): +d a win in d actions, -d a loss
+        in d, 0 a draw, for the side to move.
+    geo : Geometry, optional
+        The board's index layout (default: :func:`geometry` of ``rules``).
+
+    Attributes
+    ----------
+    rules : Rules
+    dist : numpy.ndarray
+        A read-only view of ``dist`` (int16 from :func:`solve`).
+    geometry : Geometry
 
     Examples
     --------
