@@ -11,6 +11,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import prange
 
+from tabletop._oracle import solve_checked_kept
 from tabletop._simplex import solve_checked
 from tabletop.draws import randbelow
 from tabletop.jit import jit, parallel_jit
@@ -411,17 +412,28 @@ def duel_stage_kernel(y, cap_n, cap_s, rows, cols, dy, cost_n, cost_s, level_of,
 
 
 @jit
-def _solve_shifted(shifted, loops, worth, into, small_gap, warm):
+def _solve(payoff, into, small_gap, warm, kept):
+    """One matrix game solved into ``into`` (row and column strategies) from the warm
+    start ``warm`` (a pair likewise): ``(value, gap)``, a negative gap when it is not
+    solved to ``small_gap``. With ``kept`` the double oracle keeps one simplex tableau as
+    it adds orders (``tabletop._oracle.solve_checked_kept``); otherwise it solves each
+    restricted game afresh (``tabletop._simplex.solve_checked``, the benchmark's
+    baseline)."""
+    if kept:
+        return solve_checked_kept(payoff, into[0], into[1], small_gap, warm[0], warm[1])
+    return solve_checked(payoff, into[0], into[1], small_gap, warm[0], warm[1])
+
+
+@jit
+def _solve_shifted(shifted, loops, worth, into, small_gap, warm, kept):
     """The matrix game with the loop entries (``loops``: their row and column indices,
     two int64 arrays) worth ``worth`` (``sign * u``: a round that changes nothing,
-    continued at value u), solved into ``into`` (row and column strategies) from the
-    warm start ``warm`` (a pair likewise): ``(value, gap)``, a negative gap when it is
-    not solved to ``small_gap``. ``shifted`` holds the payoffs off the loop; only its
-    loop entries are written."""
+    continued at value u), solved by :func:`_solve`. ``shifted`` holds the payoffs off
+    the loop; only its loop entries are written."""
     loop_i, loop_j = loops
     for k in range(loop_i.size):
         shifted[loop_i[k], loop_j[k]] = worth
-    return solve_checked(shifted, into[0], into[1], small_gap, warm[0], warm[1])
+    return _solve(shifted, into, small_gap, warm, kept)
 
 
 @jit
@@ -454,11 +466,12 @@ def _clean_into(p, out):
 
 
 @jit
-def loop_solve_kernel(payoff, loop, tol, max_iter, certify, margin, small_gap, warm_r, warm_c,
-                      row, column):  # fmt: skip
-    """``citadel.stage.solve_with_loop`` with the dense simplex: the same steps in the
-    same order (see its docstring), each matrix game solved by
-    ``tabletop._simplex.solve_checked``.
+def loop_solve_kernel(payoff, loop, settings, warm, into, kept):
+    """``citadel.stage.solve_with_loop`` in compiled code: the same steps in the same
+    order (see its docstring), each matrix game solved by :func:`_solve` (``kept``: with
+    the double oracle that keeps its simplex tableau). ``settings`` is ``(tol, max_iter,
+    certify, margin, small_gap)``, ``warm`` the pair ``(warm_r, warm_c)`` and ``into`` the
+    pair ``(row, column)`` written.
 
     The first matrix game (the loop worth 0) starts its double oracle from the
     supports of ``warm_r`` / ``warm_c`` (lengths m and n; zeros for none), e.g. a
@@ -469,9 +482,11 @@ def loop_solve_kernel(payoff, loop, tol, max_iter, certify, margin, small_gap, w
     strategies (first, current, below the fixed point, above it, trial), each of
     lengths m and n.
     """
+    tol, max_iter, certify, margin, small_gap = settings
+    row, column = into
     m, n = payoff.shape
     first_r, first_c = np.empty(m), np.empty(n)
-    value, gap = solve_checked(payoff, first_r, first_c, small_gap, warm_r, warm_c)
+    value, gap = _solve(payoff, (first_r, first_c), small_gap, warm, kept)
     if gap < 0.0:
         return 0.0, 0.0, 0.0, False
     n_loop = 0
@@ -529,7 +544,8 @@ def loop_solve_kernel(payoff, loop, tol, max_iter, certify, margin, small_gap, w
         if not (lo < u <= hi):
             u = 0.5 * (lo + hi)
         # h(u)
-        v_u, g_u = _solve_shifted(shifted, loops, sign * u, (cur_r, cur_c), small_gap, first)
+        v_u, g_u = _solve_shifted(shifted, loops, sign * u, (cur_r, cur_c), small_gap, first,
+                                  kept)  # fmt: skip
         if g_u < 0.0:
             return 0.0, 0.0, 0.0, False
         h_u = sign * (v_u - sign * u)
@@ -547,7 +563,7 @@ def loop_solve_kernel(payoff, loop, tol, max_iter, certify, margin, small_gap, w
             if h_u >= -tol:  # a fixed point: is it the one nearest 0?
                 below = max(lo, u - certify)
                 v_b, g_b = _solve_shifted(shifted, loops, sign * below, (try_r, try_c),
-                                          small_gap, first)  # fmt: skip
+                                          small_gap, first, kept)  # fmt: skip
                 if g_b < 0.0:
                     return 0.0, 0.0, 0.0, False
                 h_below = sign * (v_b - sign * below)
@@ -565,13 +581,14 @@ def loop_solve_kernel(payoff, loop, tol, max_iter, certify, margin, small_gap, w
         if hi - lo <= tol:
             break
     if not have_hi:
-        v_h, g_h = _solve_shifted(shifted, loops, sign * hi, (hi_r, hi_c), small_gap, first)
+        v_h, g_h = _solve_shifted(shifted, loops, sign * hi, (hi_r, hi_c), small_gap, first,
+                                  kept)  # fmt: skip
         if g_h < 0.0:
             return 0.0, 0.0, 0.0, False
         h_hi = sign * (v_h - sign * hi)
     favoured = hi * (1.0 - margin)
     _, g_f = _solve_shifted(shifted, loops, sign * favoured, (try_r, try_c), small_gap,
-                            (hi_r, hi_c))  # fmt: skip
+                            (hi_r, hi_c), kept)  # fmt: skip
     if g_f < 0.0:
         return 0.0, 0.0, 0.0, False
     if sign > 0:

@@ -32,7 +32,6 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from citadel._kernels import duel_stage_kernel, loop_solve_kernel, resolve_many_kernel
-from citadel._loop_kernels import loop_solve_kept
 from citadel.rules import Rules
 from tabletop.frozen import same_fields
 from tabletop.matrix_games import SMALL_GAP, solve_small_zero_sum, solve_zero_sum
@@ -355,8 +354,8 @@ def solve_with_loop_small(payoff: np.ndarray, loop: np.ndarray, tol: float = 1e-
     double oracle of the first matrix game (a neighbouring state's solution, say);
     the value does not depend on it, only the work to reach it. ``kept``: the double
     oracle keeps one simplex tableau while it adds orders
-    (:mod:`citadel._loop_kernels`); otherwise it solves each restricted game from the
-    start (:func:`tabletop.matrix_games.solve_small_zero_sum`, the solver before it,
+    (:func:`citadel._kernels.loop_solve_kernel`); otherwise it solves each restricted
+    game from the start (:func:`tabletop.matrix_games.solve_small_zero_sum`, the solver before it,
     kept as the benchmark's baseline).
 
     Examples
@@ -369,11 +368,9 @@ def solve_with_loop_small(payoff: np.ndarray, loop: np.ndarray, tol: float = 1e-
     row, column = np.empty(payoff.shape[0]), np.empty(payoff.shape[1])
     if warm is None:
         warm = (np.zeros(payoff.shape[0]), np.zeros(payoff.shape[1]))
-    kernel = loop_solve_kept if kept else loop_solve_kernel
-    value, residual, gap, ok = kernel(
-        payoff, loop, tol, max_iter, CERTIFY, FAVOURED_MARGIN, SMALL_GAP, warm[0], warm[1],
-        row, column,
-    )
+    settings = (float(tol), int(max_iter), CERTIFY, FAVOURED_MARGIN, SMALL_GAP)
+    value, residual, gap, ok = loop_solve_kernel(payoff, loop, settings, (warm[0], warm[1]),
+                                                 (row, column), bool(kept))  # fmt: skip
     if not ok:
         return solve_with_loop(payoff, loop, tol, max_iter, solver=solve_small_zero_sum)
     return LoopSolution(value, row, column, residual, gap)

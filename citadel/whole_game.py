@@ -231,7 +231,7 @@ def _solve_states(space: DuelSpace, show: bool = False, fast: bool = True,
     before (the supports of neighbouring states differ by a few orders); without it,
     from the first and last order of each side (the solver before warm starts, kept
     as the benchmark's baseline). ``kept`` (fast only): the double oracle keeps one
-    simplex tableau as it adds orders (:mod:`citadel._loop_kernels`); without it, it
+    simplex tableau as it adds orders (:func:`citadel._kernels.loop_solve_kernel`); without it, it
     solves each restricted game from the start (the solver before, the benchmark's
     baseline).
     """
