@@ -589,7 +589,18 @@ def stage_payoffs(rules: Rules, state, orders, continuation) -> list[np.ndarray]
     payoffs = [np.zeros(shape) for _ in range(rules.n_players)]
     for index in itertools.product(*(range(k) for k in shape)):
         result = play_round(state, [orders[i][k] for i, k in enumerate(index)], rules)
-        values = result.scores if result.scores is not None else continuation(result.state)
+        if result.scores is not None:
+            values = result.scores
+        else:
+            values = continuation(result.state)
+            try:
+                values = np.asarray(values, dtype=np.float64)
+            except (TypeError, ValueError):
+                raise TypeError(f"continuation({result.state!r}) must return numbers, "
+                                f"got {values!r:.80}") from None
+            if values.shape != (rules.n_players,) or not np.isfinite(values).all():
+                raise ValueError(f"continuation({result.state!r}) must return "
+                                 f"{rules.n_players} finite values, got {values.tolist()!r:.80}")
         for i in range(rules.n_players):
             payoffs[i][index] = values[i]
     return payoffs

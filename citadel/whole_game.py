@@ -42,7 +42,7 @@ from citadel.stage import (
     solve_with_loop_small,
     stationary_value,
 )
-from tabletop.budget import Estimate, duration, progress_bar, show_progress
+from tabletop.budget import Estimate, check_memory, duration, progress_bar, show_progress
 from tabletop.frozen import same_fields
 from tabletop.validate import check_choice, check_instance
 
@@ -182,8 +182,8 @@ def _announce(estimate: Estimate) -> None:
                        duration(estimate.seconds), estimate.detail)  # fmt: skip
 
 
-def solve_duel_game(rules: Rules, directions: str = "axis", *,
-                    progress: bool | None = None) -> DuelGameSolution:  # fmt: skip
+def solve_duel_game(rules: Rules, directions: str = "axis", *, progress: bool | None = None,
+                    allow_large: bool = False) -> DuelGameSolution:  # fmt: skip
     """Solve the two-player game on ``rules.bid_step``'s grid (see the module docstring).
 
     Parameters
@@ -197,6 +197,9 @@ def solve_duel_game(rules: Rules, directions: str = "axis", *,
         solve estimated to take more than 30 s (:func:`solve_time`; the default rules
         take about a minute, with ``"all"`` directions about 20 minutes) says so first, as a
         logged warning.
+    allow_large : bool
+        Solve even when :func:`solve_time`'s memory estimate exceeds the memory
+        available (refused before any work otherwise, in one line naming the knobs).
 
     Returns
     -------
@@ -211,10 +214,16 @@ def solve_duel_game(rules: Rules, directions: str = "axis", *,
     >>> abs(sol.value()) < 1e-9, round(sol.value(1, 10, 10), 6)
     (True, 0.5)
     """
+    from citadel.stage import DIRECTION_SETS
+    from tabletop.validate import check_bool
+
     rules = Rules.check(rules, default=False)
     show = show_progress(progress)
+    directions = check_choice("directions", directions, tuple(DIRECTION_SETS))
+    estimate = solve_time(rules, directions)
+    check_memory(estimate, check_bool("allow_large", allow_large))
     space = duel_space(rules, directions)
-    _announce(solve_time(rules, directions))
+    _announce(estimate)
     return _solve_states(space, show)
 
 

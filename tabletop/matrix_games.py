@@ -167,13 +167,19 @@ def solve_zero_sum(A) -> ZeroSumSolution:
     if high == low:
         m, n = A.shape
         return ZeroSumSolution(float(low), np.full(m, 1.0 / m), np.full(n, 1.0 / n), 0.0)
-    B = (A - low) / (high - low)
+    # payoffs so large that their range overflows (1e308 and -1e308) are scaled first;
+    # any other matrix is used as it is, so its results stay the same to the last bit
+    with np.errstate(over="ignore"):
+        spread = high - low
+    scale = 1.0 if np.isfinite(spread) else float(max(abs(low), abs(high)))
+    S = A / scale if scale != 1.0 else A
+    B = (S - low / scale) / (high / scale - low / scale)
     row, column = _maximin(B)
-    guaranteed = float((row @ A).min())
-    conceded = float((A @ column).max())
+    guaranteed = float((row @ S).min())
+    conceded = float((S @ column).max())
     return ZeroSumSolution(
-        value=float(row @ A @ column),
+        value=float(row @ S @ column) * scale,
         row=row,
         column=column,
-        gap=max(conceded - guaranteed, 0.0),
+        gap=max(conceded - guaranteed, 0.0) * scale,
     )

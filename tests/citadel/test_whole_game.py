@@ -177,3 +177,17 @@ def test_kept_tableau_solve_equals_the_solver_before_at_bid_step_1():
     assert kept.residual < 1e-9 and kept.lp_gap < 1e-11
     assert np.abs(kept.values).max() > 0.5
     assert check_solution(kept, "all").exploitability < 1e-6
+
+
+def test_a_duel_too_large_for_memory_is_refused_before_any_work():
+    with pytest.raises(MemoryError, match=r"capital=100000.*allow_large=True"):
+        solve_duel_game(Rules(n_players=2, capital=10**5))
+
+
+def test_a_continuation_that_is_not_finite_is_refused():
+    from citadel import GameState, stage_payoffs
+
+    rules = Rules(n_players=2, radius=1, capital=10, bid_step=5)
+    with pytest.raises(ValueError, match="must return 2 finite values"):
+        stage_payoffs(rules, GameState((0, 0), (10, 10)), [[(0, "N")], [(0, "S")]],
+                      lambda state: (float("nan"), 0.0))  # fmt: skip

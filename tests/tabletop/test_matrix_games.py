@@ -168,3 +168,10 @@ def test_column_dominance():
 def test_bad_input(A, error, match):
     with pytest.raises(error, match=match):
         solve_zero_sum(A)
+
+
+def test_payoffs_near_the_float_limit_are_solved():
+    res = solve_zero_sum([[1e308, -1e308], [-1e308, 1e308]])
+    assert res.value == 0.0 and res.row.tolist() == [0.5, 0.5] and res.gap == 0.0
+    res = solve_zero_sum([[1.7e308, 0.0], [0.0, -1.7e308]])
+    assert np.isfinite(res.value) and abs(res.row.sum() - 1) < 1e-12
