@@ -267,6 +267,11 @@ def play_game(rules: Rules, agents: Sequence[Agent], seed=None) -> GameRecord:
     rules = Rules.check(rules, default=False)
     if len(agents) != rules.n_players:
         raise ValueError(f"need {rules.n_players} agents (one per seat), got {len(agents)}")
+    for i, one in enumerate(agents):
+        if not callable(one):
+            hint = (f" (a name: use citadel.agents.agent({one!r}))" if isinstance(one, str)
+                    else "")  # fmt: skip
+            raise TypeError(f"agents[{i}] must be an agent callable, got {one!r:.80}{hint}")
     rng = as_generator(seed)
     state = initial_state(rules)
     last = None

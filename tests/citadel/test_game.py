@@ -118,3 +118,10 @@ def test_a_state_is_built_only_from_integers(fields, error, message):
     with pytest.raises(error, match=message):
         GameState(*fields)
     assert GameState((np.int64(0), 1), (np.int64(5), 0)).capitals == (5, 0)
+
+
+def test_agents_given_by_name_are_a_clear_error():
+    rules = Rules(n_players=2, radius=1, capital=10, bid_step=5)
+    with pytest.raises(TypeError, match=r"agents\[0\] must be an agent callable, got "
+                                        r"'straight' \(a name: use citadel.agents.agent"):
+        play_game(rules, ["straight", "straight"])
