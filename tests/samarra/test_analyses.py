@@ -49,6 +49,21 @@ def test_monte_carlo_rows_equal_the_games_with_the_same_seed(card, table33):
     assert card.loc["selfplay_actions", "value"] == games["actions"].mean()
 
 
+def test_the_report_plays_the_games_of_the_balance_table(table33, cache):
+    # notebooks/samarra.ipynb replays the index's self-play with the card's seed
+    # (play_games on child 0 of card_seed), so that every self-play figure of the report
+    # is one of the balance table's
+    from tabletop.balance_table import card_seed
+
+    card = balance(RULES, n_games=N, seed=card_seed({}), adjudication_horizon=4,
+                   cache_dir=cache).set_index("metric")  # fmt: skip
+    agent = DeterminizingAgent(table33)
+    games = play_games(RULES, agent, agent, N, seed=task_seed(card_seed({}), 0))
+    winner = games["winner"].to_numpy()
+    assert card.loc["selfplay_draws", "value"] == np.mean(winner < 0)
+    assert card.loc["selfplay_actions", "value"] == games["actions"].mean()
+
+
 def test_a_solve_says_its_estimate_first(tmp_path, cache, caplog, monkeypatch):
     assert solve_estimate(RULES, cache_dir=cache) == 0  # cached by the fixture
     assert solve_estimate(RULES, cache_dir=tmp_path) == pytest.approx(2_473_632 / 1.1e6)
