@@ -380,10 +380,13 @@ GAMES: dict[str, Game] = {
                              "second {base.setup_pairs_second_mover_wins:pct}; the rest "
                              "is endless manoeuvring",
                              "samarra", "Perfect-information solve"),
-                fix=Cell("{knobs} (the tie-break after that many actions): "
-                         "{fix.horizon_pairs_drawn:pct} of setup pairs stay drawn, the "
+                fix=Cell("{knobs} (the tie-break after that many actions) decides games "
+                         "that perfect play leaves drawn: {fix.horizon_pairs_drawn:pct} of "
+                         "setup pairs stay drawn (against {base.setup_pairs_drawn:pct}), the "
                          "setup game is worth {fix.horizon_value_first_mover:signed} to the "
-                         "first mover; self-play draws {fix.selfplay_draws:pct}",
+                         "first mover; a trade-off: the determinising agents' self-play "
+                         "draws more, {fix.selfplay_draws:pct}, a change of "
+                         "{diff.selfplay_draws:pp}",
                          "samarra", "The tie-break as a game: the `horizon` knob"),
                 fixes=({"horizon": 10},),
                 objective="horizon_pairs_drawn",
