@@ -24,7 +24,7 @@ against the fixed side's mixed order ``q`` at state ``s`` is
 
 with ``V`` of a state past the board the (weighted) exit scores. Every round either
 repeats the state or lowers some capital (a positive amount is paid by its author,
-docs/rules.md, Payment), so states are solved once each in order of increasing
+docs/rules.md, Payment and fees), so states are solved once each in order of increasing
 capitals, and the stationary pure best response found this way is the exact best
 response (Shapley 1953; the draw convention of :mod:`citadel.sides`). Orders are
 resolved by :func:`citadel._kernels.resolve_many_kernel`, the rules' own code, on the

@@ -71,16 +71,10 @@ def interrupted() -> bool:
     return _interrupted
 
 
-def remember_interrupt() -> None:
-    """Note that a SIGINT arrived (for a handler that holds the Ctrl-C back)."""
-    global _interrupted
-    if started_as_command():
-        _interrupted = True
-
-
 def note_interrupt(signum, frame) -> None:
     """Python's own Ctrl-C handler, remembering that it ran (a command line's handler)."""
-    remember_interrupt()
+    global _interrupted
+    _interrupted = True
     signal.default_int_handler(signum, frame)
 
 

@@ -230,10 +230,11 @@ def interruptible(items):
     the next Python code that runs; when that code is numba's own (a kernel reads its
     constants through Python on the way out), the ``KeyboardInterrupt`` surfaces as a
     ``SystemError`` from inside the kernel. While this generator is iterated in the
-    main thread (with Python's default SIGINT handler in place, or a command line's,
-    which only adds a note), a SIGINT is only recorded, and the ``KeyboardInterrupt``
-    is raised here, between two items, so that the caller's ``try``/``finally`` and
-    context managers unwind as usual.
+    main thread (with Python's default SIGINT handler in place), a SIGINT is only
+    recorded, and the ``KeyboardInterrupt`` is raised here, between two items, so that
+    the caller's ``try``/``finally`` and context managers unwind as usual. Under any
+    other handler (a command line's, which ends the process on any error after a
+    Ctrl-C) the items pass through unchanged.
 
     A process stopped this way usually ends soon after, and Python's last garbage
     collection at exit would walk every object numba created for the kernels (seconds
@@ -244,18 +245,14 @@ def interruptible(items):
     import signal
     import threading
 
-    from tabletop import _entry
-
-    previous = signal.getsignal(signal.SIGINT)
     if (threading.current_thread() is not threading.main_thread()
-            or previous not in (signal.default_int_handler, _entry.note_interrupt)):  # fmt: skip
+            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler):  # fmt: skip
         yield from items
         return
     hit = []
 
     def note(signum, frame):
         hit.append(signum)
-        _entry.remember_interrupt()
 
     signal.signal(signal.SIGINT, note)
     try:
@@ -264,7 +261,7 @@ def interruptible(items):
                 break
             yield item
     finally:
-        signal.signal(signal.SIGINT, previous)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     if hit:
         _quick_exit_once()
         raise KeyboardInterrupt
@@ -336,7 +333,10 @@ def stop_pool(pool) -> None:
             worker.terminate()
     pool.shutdown(wait=False, cancel_futures=True)
     for worker in workers:
-        worker.join(timeout=5)
+        worker.join(timeout=2)
+        if worker.is_alive():  # SIGTERM not acted on yet (a loaded machine): SIGKILL
+            worker.kill()
+            worker.join()
 
 
 def quiet_resource_tracker() -> None:

@@ -637,7 +637,7 @@ def _api() -> dict[str, Entry]:
              "max_rounds": Int(1, None, 5, optional=True)}, pd.DataFrame,
             lambda r, a: len(r) == a["n"]),
         "citadel.solve_duel_game": Entry(
-            {"progress": PROGRESS,
+            {"progress": PROGRESS, "allow_large": BOOL,
              "rules": Rules(C, n_players=2), "directions": Choice("axis", "fees")},
             citadel.DuelGameSolution, lambda r, a: r.residual < 1e-6, slow=True),
         "citadel.grid_convergence": Entry(
@@ -741,7 +741,8 @@ def _api() -> dict[str, Entry]:
              "action": Fixed(lambda d: samarra.legal_actions(d["position"])[0], "x", 3, None)},
             bool),
         "samarra.solve_hidden": Entry(
-            {"rules": Rules(S), "horizon": Int(0, None, 3)}, samarra.HiddenSolution,
+            {"rules": Rules(S), "horizon": Int(0, None, 3), "symmetric": BOOL},
+            samarra.HiddenSolution,
             lambda r, a: r.exploitability <= 1e-9 and -1 <= r.value <= 1, slow=True),
         "samarra.start_position": Entry(
             {"rules": Rules(S), "black": Choice("SMD", "MDS"), "white": Choice("SMD", "DSM")},
