@@ -191,6 +191,9 @@ def one_line_errors(main):
 
     @functools.wraps(main)
     def wrapper(argv=None) -> int:
+        if _entry.interrupted():  # a Ctrl-C while the modules loaded, swallowed by one
+            _report("interrupted")  # of them (an import that catches every exception)
+            return EXIT_INTERRUPTED
         saved = warnings.formatwarning
         warnings.formatwarning = _one_line_warning
         try:

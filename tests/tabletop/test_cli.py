@@ -248,6 +248,15 @@ def test_exit_codes_and_bugs(capsys, monkeypatch):
         toy_main(["--seed", "16"])
 
 
+def test_a_ctrl_c_swallowed_while_loading_ends_before_main_runs(capsys, monkeypatch):
+    """A Ctrl-C noted while the modules loaded, but swallowed by one of them, ends the
+    command before its work starts (it once ran 10 million games to the end)."""
+    monkeypatch.setattr("tabletop._entry._interrupted", True)
+    assert toy_main(["--format", "json"]) == 130
+    captured = capsys.readouterr()
+    assert captured.err == "error: interrupted\n" and captured.out == ""
+
+
 @pytest.mark.parametrize("seed", [13, 16, 20])
 def test_any_error_after_a_ctrl_c_ends_as_interrupted(capsys, monkeypatch, seed):
     """A Ctrl-C that surfaces as another error (numba turns an interrupted compilation
