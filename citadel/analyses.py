@@ -214,6 +214,36 @@ def balance(rules: Rules | None = None, *, n_games: int = 20_000, seed=0,
                       compass_sides=" and ".join(board["sides"]))  # fmt: skip
 
 
+def card_seconds(rules: Rules | None = None, **options) -> float:
+    """Seconds the exact solves of ``balance(rules, **options)`` are expected to take,
+    from the rules alone: the solvers' own estimates (:func:`citadel.whole_game.
+    solve_time` for the duel on its two grids, :func:`citadel.sides.sides_size` for each
+    coalition class), on the grids :func:`balance` itself would use.
+
+    Examples
+    --------
+    >>> card_seconds(Rules(capital=300)) > card_seconds(Rules()) > 0
+    True
+    """
+    import inspect
+
+    from citadel.sides import sides_size
+    from citadel.whole_game import solve_time
+
+    rules = Rules.check(rules)
+    params = inspect.signature(balance).parameters
+    duel_grid = options.get("duel_grid", params["duel_grid"].default)
+    coalition_grid = options.get("coalition_grid", params["coalition_grid"].default)
+    g_duel = grid_for(rules, duel_grid, "duel_grid")
+    duel = dataclasses.replace(rules, n_players=2)
+    seconds = sum(solve_time(dataclasses.replace(duel, bid_step=g)).seconds
+                  for g in (g_duel, grid_for(rules, 2 * g_duel, "duel_grid")))  # fmt: skip
+    four = dataclasses.replace(rules, n_players=4,
+                               bid_step=grid_for(rules, coalition_grid, "coalition_grid"))
+    return float(seconds + sum(sides_size(four, name).seconds
+                               for name in coalition_classes(four)))  # fmt: skip
+
+
 def _main_entries(rules: Rules, g_duel: int, g_coarse: int, n_games: int, root,
                   compass_capital: int | None) -> dict:  # fmt: skip
     """The 1 vs 1 rows, the abstraction's exploitability and the simulated rows."""

@@ -71,13 +71,9 @@ def parse_pairs(name: str, text: str, key_type=int) -> tuple[tuple, ...]:
     >>> parse_pairs("votes_by_rank", "captain:4", str)
     (('captain', 4),)
     """
-    out = []
-    for item in text.split(","):
-        key, sep, value = item.partition(":")
-        if not sep:
-            raise ValueError(f"{name}: expected KEY:INT pairs separated by commas, got {text!r}")
-        out.append((cli.parse_value(name, key, key_type), cli.parse_value(name, value, int)))
-    return tuple(out)
+    if not text.strip():
+        raise ValueError(f"{name}: expected KEY:INT pairs separated by commas, got {text!r}")
+    return cli.parse_value(name, text, tuple[tuple[key_type, int], ...])
 
 
 def _pairs_option(name: str, key_type):

@@ -94,6 +94,18 @@ def solve_estimate(rules: Rules, cache_dir=None) -> float:
     return n / SOLVE_RATE
 
 
+def card_seconds(rules: Rules | None = None, **options) -> float:
+    """Seconds the long work of ``balance(rules, **options)`` is expected to take: the
+    perfect-information table's solve (:func:`solve_estimate`; 0 when it is cached).
+
+    Examples
+    --------
+    >>> card_seconds(Rules(width=4, length=6), cache_dir="/nonexistent") > 60
+    True
+    """
+    return solve_estimate(Rules.check(rules), options.get("cache_dir"))
+
+
 def horizon_row(table, horizon: int, cache_dir=None, bar=None) -> dict:
     """The adjudicated game's summary row at ``horizon`` (:func:`samarra.solve_horizon`),
     kept beside the solved table in the cache folder: the induction over the states

@@ -71,6 +71,20 @@ def interrupted() -> bool:
     return _interrupted
 
 
+def freeze_at_exit() -> None:
+    """Register :func:`gc.freeze` to run at exit, once per process: Python's last
+    collection then skips the objects numba made for the kernels (seconds on a loaded
+    machine). Nothing changes while the process lives."""
+    global _freezing
+    if not _freezing:
+        atexit.register(gc.freeze)
+        _freezing = True
+
+
+#: Whether :func:`freeze_at_exit` has registered its hook.
+_freezing = False
+
+
 def note_interrupt(signum, frame) -> None:
     """Python's own Ctrl-C handler, remembering that it ran (a command line's handler)."""
     global _interrupted
@@ -97,4 +111,4 @@ if started_as_command():
     sys.excepthook = _one_line_interrupt
     if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
         signal.signal(signal.SIGINT, note_interrupt)
-    atexit.register(gc.freeze)  # registered first, so it runs last
+    freeze_at_exit()  # registered first, so it runs last

@@ -263,23 +263,10 @@ def interruptible(items):
     finally:
         signal.signal(signal.SIGINT, signal.default_int_handler)
     if hit:
-        _quick_exit_once()
+        from tabletop._entry import freeze_at_exit
+
+        freeze_at_exit()
         raise KeyboardInterrupt
-
-
-def _quick_exit_once() -> None:
-    """Register :func:`gc.freeze` at exit, once per process (see :func:`interruptible`)."""
-    import atexit
-    import gc
-
-    global _FREEZE_AT_EXIT
-    if not _FREEZE_AT_EXIT:
-        atexit.register(gc.freeze)
-        _FREEZE_AT_EXIT = True
-
-
-#: Whether :func:`interruptible` has registered :func:`gc.freeze` at exit.
-_FREEZE_AT_EXIT = False
 
 
 class Chunks:

@@ -304,8 +304,8 @@ def parse_value(name: str, text: str, hint):
         for item in text.split(",") if text else []:
             fields_ = item.split(":")
             if len(fields_) != len(parts):
-                form = ":".join(_type_text(a).upper() for a in parts)
-                raise ValueError(f"{name}: expected {form} items separated by commas, "
+                form = ":".join(["KEY", *(_type_text(a).upper() for a in parts[1:])])
+                raise ValueError(f"{name}: expected {form} pairs separated by commas, "
                                  f"got {text!r}")  # fmt: skip
             out.append(tuple(parse_value(name, f, a) for f, a in zip(fields_, parts, strict=True)))
         return tuple(out)

@@ -36,7 +36,7 @@ import pytest
 
 from tabletop import games
 from tabletop.balance import COLUMNS, cached_balance, check_card
-from tabletop.cli import card_options, rule_fields
+from tabletop.cli import card_options, rule_fields, value_text
 from tabletop.frozen import equal
 
 GAMES = games.names()
@@ -82,16 +82,6 @@ def out_of_range(entry, name: str, hint):
     return -(10**9)
 
 
-def _text(value) -> str:
-    """A knob value as the command line writes it (pairs as ``key:value``)."""
-    if value is None:
-        return "none"
-    if isinstance(value, tuple):
-        return ",".join(":".join(map(str, v)) if isinstance(v, tuple) else str(v)
-                        for v in value)  # fmt: skip
-    return str(value)
-
-
 def options(knob_values: dict) -> list[str]:
     """Command-line options setting ``knob_values``."""
     argv = []
@@ -100,7 +90,7 @@ def options(knob_values: dict) -> list[str]:
         if isinstance(value, bool):
             argv.append(flag if value else "--no-" + name.replace("_", "-"))
         else:
-            argv.append(f"{flag}={_text(value)}")
+            argv.append(f"{flag}={value_text(value)}")
     return argv
 
 
@@ -250,7 +240,7 @@ def test_bad_knobs_cost_one_line(entry, capsys):
             cases.append(("many" if base is not bool else None, 2))
         bad = out_of_range(entry, name, hint)
         if bad is not None:
-            cases.append((_text(bad), 1))
+            cases.append((value_text(bad), 1))
         for text, expected in cases:
             flag = "--" + name.replace("_", "-")
             argv = [f"{flag}=3"] if text is None else [f"{flag}={text}"]

@@ -299,13 +299,10 @@ CARD_BUDGET = 60.0
 
 def card_estimate(game: str, changed: Mapping) -> float:
     """Seconds the variant's card is expected to take in its exact solves, from the
-    rules alone (0 when nothing long is foreseen).
-
-    The estimates are the solvers' own: Samarra's table (:func:`samarra.analyses.
-    solve_estimate`, 0 when cached), Citadel's duel on its two grids and coalitions
-    (:func:`citadel.whole_game.solve_time`, :func:`citadel.sides.sides_size`); the
-    Master Panache duel and the Master & Commander card are fast at every legal
-    setting tried (their solvers check memory themselves).
+    rules alone: the game's own ``card_seconds`` beside its ``balance`` (Samarra's table,
+    Citadel's duel grids and coalitions); 0 for a game without one (the Master Panache
+    and Master & Commander cards are fast at every legal setting tried, and their
+    solvers check memory themselves).
 
     Examples
     --------
@@ -314,27 +311,12 @@ def card_estimate(game: str, changed: Mapping) -> float:
     >>> card_estimate("commander", {"win_gold": 8})
     0.0
     """
-    import dataclasses
-
     from tabletop.games import get
 
-    rules = get(game).rules_class()(**dict(changed))
-    if game == "samarra":
-        from samarra.analyses import solve_estimate
-
-        return float(solve_estimate(rules))
-    if game == "citadel":
-        from citadel.analyses import grid_for
-        from citadel.sides import sides_size
-        from citadel.whole_game import solve_time
-
-        duel = dataclasses.replace(rules, n_players=2)
-        seconds = sum(solve_time(dataclasses.replace(duel, bid_step=grid_for(rules, g))).seconds
-                      for g in (5, 10))  # fmt: skip
-        four = dataclasses.replace(rules, n_players=4, bid_step=grid_for(rules, 50))
-        seconds += sum(sides_size(four, side).seconds for side in ("NE", "NS", "N"))
-        return float(seconds)
-    return 0.0
+    entry = get(game)
+    rules = entry.rules_class()(**dict(changed))
+    seconds = getattr(entry.analyses_module(), "card_seconds", None)
+    return 0.0 if seconds is None else float(seconds(rules))
 
 
 @dataclass(frozen=True)
