@@ -102,7 +102,9 @@ OUTCOMES = ("loss", "draw", "win")
 class Geometry:
     """Arrays the kernels need for one board: neighbours, adjacency, the index layout.
 
-    The arrays are read-only (:attr:`n_infeasible` is cached from them). ``==``
+    ``mirror`` tells whether the index folds each state with its mirror image (see
+    ``samarra._kernels``); False gives the index of cache format 2. The arrays are
+    read-only (:attr:`n_infeasible` is cached from them). ``==``
     compares them.
     """
 
