@@ -979,3 +979,49 @@ def reach_step(t, last, states, depth, n, width, length, steps, adj, auto_death,
                                      status, codes, nexts, work)  # fmt: skip
         cur[i] = _best_action(a, m, has_win, codes, nexts, cells, n, width, length, prev,
                               states)  # fmt: skip
+
+
+@jit
+def entry_weight(cells, a, tag, layout):
+    """Positions of the unfolded index (both mirror images kept) the entry of this
+    state stands for in the folded one: 0 for an idle copy (a state the index stores as
+    its mirror, whose stored image counts it), 1 for a state that is its own mirror
+    image (every live figure on the axis, an undo tag's move along it), else 2."""
+    if mirrored(cells, a, tag, layout):
+        return 0
+    u = tag - layout[L_UNDO0]
+    if a == 1 and layout[L_UNDO0] >= 0 and 0 <= u < 12:
+        e = layout[layout[L_EDGE_ID] + 4 * cells[u // 4] + u % 4]
+        if layout[layout[L_EDGE_KIND] + e] != EDGE_SELF:
+            return 2
+    side = layout[L_SIDE]
+    for i in range(6):
+        c = cells[i]
+        if c >= 0 and layout[side + c] != 0:
+            return 2
+    return 1
+
+
+@parallel_jit
+def weighted_histogram(folded, top, n, block_start, block_a, block_code, layout, dist):
+    """Positions per entry value: ``out[v + top]`` sums the weights (:func:`entry_weight`
+    when ``folded``, else 1) of the entries holding ``v`` (``|v| <= top``). Integer sums
+    over fixed parts: the same result on any number of threads."""
+    parts = 64
+    size = dist.size
+    step = (size + parts - 1) // parts
+    hist = np.zeros((parts, 2 * top + 1), np.int64)
+    for p in prange(parts):
+        cells = np.empty(6, np.int64)
+        status = np.empty(4, np.int64)
+        for s in range(p * step, min(size, (p + 1) * step)):
+            w = 1
+            if folded:
+                a, tag = decode(s, n, block_start, block_a, block_code, layout, cells, status)
+                w = entry_weight(cells, a, tag, layout)
+            hist[p, dist[s] + top] += w
+    out = np.zeros(2 * top + 1, np.int64)
+    for p in range(parts):
+        for j in range(2 * top + 1):
+            out[j] += hist[p, j]
+    return out

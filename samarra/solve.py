@@ -103,7 +103,9 @@ class Geometry:
     """Arrays the kernels need for one board: neighbours, adjacency, the index layout.
 
     ``mirror`` tells whether the index folds each state with its mirror image (see
-    ``samarra._kernels``); False gives the index of cache format 2. The arrays are
+    ``samarra._kernels``); False gives the index of cache format 2. ``n_states`` is the
+    index's entries (:func:`n_entries`; the positions, :func:`n_states`, are those of
+    the index with ``mirror`` False). The arrays are
     read-only (:attr:`n_infeasible` is cached from them). ``==``
     compares them.
     """
@@ -251,7 +253,11 @@ def geometry(rules: Rules, mirror: bool = True) -> Geometry:
 
 
 def n_states(rules: Rules) -> int:
-    """Size of the state index for ``rules``'s board.
+    """Number of positions the solved table covers for ``rules``'s board.
+
+    A state and its mirror image count as two positions, as in the index that keeps
+    both (``geometry(rules, mirror=False)``), though the table stores them in one
+    entry (:func:`n_entries`): the figure does not depend on the storage.
 
     Parameters
     ----------
@@ -262,12 +268,35 @@ def n_states(rules: Rules) -> int:
     Returns
     -------
     int
-        Entries of the solved table (:attr:`Table.dist`), one per state index (a
-        state and its mirror image share one).
+        Positions (states of the game, seen by the side to move) of the index;
+        the sum of :attr:`Table.counts`.
 
     Examples
     --------
     >>> n_states(Rules()), n_states(Rules(length=4)), n_states(Rules(length=3))
+    (127436400, 24544080, 2473632)
+    """
+    rules = Rules.check(rules, default=False)
+    return geometry(rules, mirror=False).n_states
+
+
+def n_entries(rules: Rules) -> int:
+    """Entries of the solved table (:attr:`Table.dist`) for ``rules``'s board.
+
+    Parameters
+    ----------
+    rules : Rules
+        The board's size and the optional turn rules set the index.
+
+    Returns
+    -------
+    int
+        One entry per pair of mirror images (see ``samarra._kernels``, "Mirror
+        images"); fewer than :func:`n_states` positions.
+
+    Examples
+    --------
+    >>> n_entries(Rules()), n_entries(Rules(length=4)), n_entries(Rules(length=3))
     (84957600, 16362720, 1649088)
     """
     rules = Rules.check(rules, default=False)
@@ -380,7 +409,7 @@ class Table:
     ----------
     rules : Rules
     dist : numpy.ndarray
-        One entry per state index (:func:`n_states`): +d a win in d actions, -d a loss
+        One entry per state index (:func:`n_entries`): +d a win in d actions, -d a loss
         in d, 0 a draw, for the side to move.
     geo : Geometry, optional
         The board's index layout (default: :func:`geometry` of ``rules``).
@@ -410,6 +439,7 @@ class Table:
         self.dist.flags.writeable = False
         self.geometry = geometry(rules) if geo is None else geo
         self._matched = self.rules  # the last rules object seen to match the table's
+        self._by_distance = None  # positions per distance, once computed
 
     def __eq__(self, other):
         if not isinstance(other, Table):
@@ -585,28 +615,62 @@ class Table:
         best = max(key(v) for v in values.values())
         return [a for a, v in values.items() if key(v) == best]
 
+    def positions_by_distance(self) -> dict[int, int]:
+        """Positions per signed distance: ``+d`` won in ``d`` actions, ``-d`` lost in
+        ``d``, 0 drawn, for the side to move.
+
+        Each entry counts the positions of the unfolded index it stands for
+        (``samarra._kernels.entry_weight``: 2 for a state and its mirror image, 1 for a
+        state that is its own image, 0 for an idle copy on the mirror axis), so the
+        figures are those of ``geometry(rules, mirror=False)``'s table. Computed once
+        per table, without a copy of it.
+
+        Returns
+        -------
+        dict of int to int
+            Signed distance to the number of positions, in increasing order of
+            distance, distances with no position left out; the values sum to
+            :func:`n_states`.
+
+        Examples
+        --------
+        >>> table = solve(Rules(length=3))
+        >>> by_distance = table.positions_by_distance()
+        >>> sum(by_distance.values()) == n_states(Rules(length=3))
+        True
+        >>> sum(v for d, v in by_distance.items() if d > 0) == table.counts["win"]
+        True
+        """
+        if self._by_distance is None:
+            geo, dist = self.geometry, self.dist
+            top = max(int(dist.max()), -int(dist.min())) if dist.size else 0
+            hist = K.weighted_histogram(geo.mirror, top, geo.n, *geo.blocks, geo.layout, dist)
+            self._by_distance = {int(v) - top: int(hist[v]) for v in np.flatnonzero(hist)}
+        return dict(self._by_distance)
+
     @property
     def counts(self) -> dict[str, int]:
-        """Number of entries won, lost and drawn for the side to move (every entry of the
-        index is a state of the game; a state and its mirror image share one)."""
-        wins = int(np.count_nonzero(self.dist > 0))
-        losses = int(np.count_nonzero(self.dist < 0))
-        draws = self.dist.size - wins - losses
-        return {"win": wins, "loss": losses, "draw": draws}
+        """Number of positions won, lost and drawn for the side to move: a state and its
+        mirror image, which share an entry, count as two (see
+        :meth:`positions_by_distance`); the sum is :func:`n_states`."""
+        by_distance = self.positions_by_distance()
+        wins = sum(v for d, v in by_distance.items() if d > 0)
+        losses = sum(v for d, v in by_distance.items() if d < 0)
+        return {"win": wins, "loss": losses, "draw": by_distance.get(0, 0)}
 
 
 def solve_size(rules: Rules, cache: bool = True) -> Estimate:
     """Peak memory and time of solving ``rules`` (:func:`solve`), from the rules alone.
 
-    Solving holds the ``int16`` table, whose open entries are also the counters (2
-    bytes an entry); storing the table in the cache serialises it twice more, in
+    Solving holds the ``int16`` table (:func:`n_entries`), whose open entries are also
+    the counters (2 bytes an entry); storing the table in the cache serialises it twice more, in
     memory, before the atomic write (6 bytes an entry then). The time is the index
     size over the rate measured on 3 × 5 (``samarra.analyses.SOLVE_RATE``).
 
     Examples
     --------
     >>> est = solve_size(Rules(length=3), cache=False)
-    >>> est.nbytes == 2 * n_states(Rules(length=3))
+    >>> est.nbytes == 2 * n_entries(Rules(length=3))
     True
     """
     from samarra.analyses import SOLVE_RATE
@@ -687,7 +751,14 @@ def save_table(path, rules: Rules, dist: np.ndarray) -> Path:
 
 
 def load_table(path, rules: Rules, n: int) -> np.ndarray | None:
-    """The table stored at ``path`` if it is whole and matches ``rules``; else None."""
+    """The table stored at ``path`` if it is whole and matches ``rules``; else None.
+
+    ``n`` is the table's length, :func:`n_entries`; the positions it stands for,
+    :func:`n_states`, are accepted too (the figure callers passed when every position
+    had its entry). Any other ``n`` gives None."""
+    entries = _geometry(rules).n_states
+    if n != entries and n != n_states(rules):
+        return None
     try:
         with open(path, "rb") as handle, np.load(handle, allow_pickle=False) as data:
             if set(data.files) != {"dist", "format_version", "key", "checksum"}:
@@ -697,7 +768,7 @@ def load_table(path, rules: Rules, n: int) -> np.ndarray | None:
             if str(data["key"]) != rules.solver_key():
                 return None
             dist = data["dist"]
-            if dist.dtype != np.int16 or dist.shape != (n,):
+            if dist.dtype != np.int16 or dist.shape != (entries,):
                 return None
             if int(data["checksum"]) != _checksum(dist):
                 return None

@@ -14,7 +14,16 @@ from hypothesis import strategies as st
 from samarra import Position, Rules, apply_action, legal_actions, start_position
 from samarra import _kernels as K
 from samarra._kernels import L_A2_START, L_PLAIN2, L_TAGS2
-from samarra.solve import geometry, load_table, n_states, save_table, solve, state_of
+from samarra.solve import (
+    Table,
+    geometry,
+    load_table,
+    n_entries,
+    n_states,
+    save_table,
+    solve,
+    state_of,
+)
 from tests.samarra.brute import explicit_graph, minimax_values
 from tests.samarra.strategies import random_play
 
@@ -64,13 +73,25 @@ def test_state_counts():
     # the mirror keeps the servant on 10 of the 15 cells (2 of the 3 columns)
     assert geometry(Rules(), mirror=False).n_states == (3603600 * 16 + 360360 * 16
                                                         + 32760 * 9) * 2  # fmt: skip
-    assert n_states(Rules()) == (3603600 * 16 + 360360 * 16 + 32760 * 9) * 2 * 10 // 15
+    assert n_entries(Rules()) == (3603600 * 16 + 360360 * 16 + 32760 * 9) * 2 * 10 // 15
     assert geometry(Rules(length=4), mirror=False).n_states == (665280 * 16 + 95040 * 16
                                                                 + 11880 * 9) * 2  # fmt: skip
-    assert n_states(Rules(length=4)) == (665280 * 16 + 95040 * 16 + 11880 * 9) * 2 * 8 // 12
+    assert n_entries(Rules(length=4)) == (665280 * 16 + 95040 * 16 + 11880 * 9) * 2 * 8 // 12
     # an even width has no axis: exactly half the states
-    assert n_states(Rules(width=4, length=3)) * 2 == geometry(Rules(width=4, length=3),
-                                                              mirror=False).n_states
+    assert n_entries(Rules(width=4, length=3)) * 2 == geometry(Rules(width=4, length=3),
+                                                               mirror=False).n_states
+    # the positions are those of the index that keeps both images, whatever the storage
+    for knobs in ({}, {"length": 4}, {"length": 3, "allow_pass": True, "no_repetition": True},
+                  {"width": 4, "length": 3, "no_repetition": True}):
+        rules = Rules(**knobs)
+        assert n_states(rules) == geometry(rules, mirror=False).n_states
+        assert n_entries(rules) == geometry(rules).n_states == solve_size_entries(rules)
+
+
+def solve_size_entries(rules):
+    from samarra.solve import solve_size
+
+    return solve_size(rules, cache=False).nbytes // 2
 
 
 def _mirror(rules, c):
@@ -155,12 +176,14 @@ def _read_folded(n, block_start, block_a, block_code, full_layout, offset, layou
 
 
 @numba.njit
-def _idle(n, block_start, block_a, block_code, layout, idle):
-    """``idle[t]``: entry ``t`` holds a state the index reads at its mirror image."""
+def _idle(n, block_start, block_a, block_code, layout, idle, weight):
+    """``idle[t]``: entry ``t`` holds a state the index reads at its mirror image;
+    ``weight[t]``: the positions ``entry_weight`` says it stands for."""
     cells, status = np.empty(6, np.int64), np.empty(4, np.int64)
     for t in range(idle.size):
         a, tag = K.decode(t, n, block_start, block_a, block_code, layout, cells, status)
         idle[t] = K.mirrored(cells, a, tag, layout)
+        weight[t] = K.entry_weight(cells, a, tag, layout)
 
 
 def _folded_reads(full, folded, full_dist=None, folded_dist=None):
@@ -169,8 +192,9 @@ def _folded_reads(full, folded, full_dist=None, folded_dist=None):
     differ = _read_folded(full.n, *full.blocks, full.layout, folded.offset, folded.layout,
                           seen, empty if full_dist is None else full_dist,
                           empty if folded_dist is None else folded_dist)  # fmt: skip
-    _idle(folded.n, *folded.blocks, folded.layout, idle)
-    return seen, idle, differ
+    weight = np.zeros(folded.n_states, np.int64)
+    _idle(folded.n, *folded.blocks, folded.layout, idle, weight)
+    return seen, idle, differ, weight
 
 
 @pytest.mark.parametrize("width", [3, 4])
@@ -180,8 +204,9 @@ def test_the_folded_index_holds_each_state_with_its_mirror_image(width):
     is read, and the idle copies are the entries ``mirrored`` names (exhaustive)."""
     rules = Rules(width=width, length=3, allow_pass=True, no_repetition=True)
     full, folded = geometry(rules, mirror=False), geometry(rules)
-    seen, idle, _ = _folded_reads(full, folded)
+    seen, idle, _, weight = _folded_reads(full, folded)
     assert ((seen == 0) == idle).all()
+    assert (weight == seen).all()  # each entry's weight: the positions read at it
     assert set(np.unique(seen[~idle]).tolist()) <= {1, 2}
     assert seen.sum() == full.n_states
     if width % 2 == 0:
@@ -327,9 +352,42 @@ def test_the_folded_table_gives_every_state_its_unfolded_value(knobs):
     full, folded = geometry(rules, mirror=False), geometry(rules)
     full_dist = solve_module._build(rules, full)
     folded_dist = solve(rules, cache=False).dist
-    seen, _, differ = _folded_reads(full, folded, full_dist, folded_dist)
+    seen, _, differ, _ = _folded_reads(full, folded, full_dist, folded_dist)
     assert differ == 0 and seen.sum() == full_dist.size
     assert (full_dist != 0).any() and (full_dist == 0).any()
+
+
+@pytest.mark.parametrize(
+    "knobs",
+    [
+        {"length": 3},
+        {"length": 3, "allow_pass": True},
+        {"length": 3, "no_repetition": True},
+        {"length": 3, "allow_pass": True, "no_repetition": True},
+        pytest.param({"width": 4, "length": 3, "no_repetition": True},
+                     marks=pytest.mark.slow),  # no axis: every entry is two positions
+        pytest.param({"length": 4}, marks=pytest.mark.slow),
+    ],
+)
+def test_the_folded_table_counts_the_positions_of_the_unfolded_one(knobs):
+    """The published figures (positions won, lost and drawn, positions per distance)
+    do not depend on the storage: the folded table, whose entries stand for a state and
+    its mirror image, gives those of the table that keeps both images (exhaustive)."""
+    solve_module = importlib.import_module("samarra.solve")
+    rules = Rules(**knobs)
+    full_geo = geometry(rules, mirror=False)
+    full = Table(rules, solve_module._build(rules, full_geo), full_geo)
+    folded = solve(rules, cache=False)
+    assert folded.dist.size < full.dist.size == n_states(rules)
+    values, sizes = np.unique(full.dist, return_counts=True)
+    by_distance = dict(zip(values.tolist(), sizes.tolist(), strict=True))
+    assert full.positions_by_distance() == by_distance
+    assert folded.positions_by_distance() == by_distance
+    assert folded.counts == full.counts == {
+        "win": int((full.dist > 0).sum()), "loss": int((full.dist < 0).sum()),
+        "draw": int((full.dist == 0).sum())}  # fmt: skip
+    assert sum(folded.counts.values()) == n_states(rules)
+    assert len(by_distance) > 3  # several distances: a histogram that could differ
 
 
 @pytest.mark.parametrize("name", ["table33", "table34", "table33_optional"])
