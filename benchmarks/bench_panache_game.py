@@ -39,10 +39,12 @@ def timed(fn):
 
 def main():
     rules = Rules()
+    four = Rules(n_players=len(AGENTS))  # the seats of a simulation are the rules' n_players
+    three_players = Rules(n_players=3)
     threads = numba.get_num_threads()
     # warm-up: compile everything on tiny rules
-    solve_three(Rules(start_points=3, n_dice=2))
-    simulate_games(rules, AGENTS, 100, seed=0)
+    solve_three(Rules(start_points=3, n_dice=2, n_players=3))
+    simulate_games(four, AGENTS, 100, seed=0)
 
     solve_duel.cache_clear()
     duel_seconds, duel = timed(lambda: solve_duel(rules))
@@ -56,7 +58,7 @@ def main():
     )
 
     solve_three.cache_clear()
-    three_seconds, three = timed(lambda: solve_three(rules))
+    three_seconds, three = timed(lambda: solve_three(three_players))
     settled = (three.classes["period"] == 1).mean()
     exact = (three.classes["regret"] <= REGRET_TOLERANCE).mean()
     print(
@@ -65,10 +67,10 @@ def main():
         f"{exact:.1%} exact, largest two-sided gap {three.max_regret:.1e}"
     )
 
-    tables_seconds, tables = timed(lambda: three_tables(rules))
+    tables_seconds, tables = timed(lambda: three_tables(three_players))
     three_games = 100_000
-    games_seconds, _ = timed(lambda: simulate_games(rules, [Agent.three()] * 3, three_games,
-                                                    seed=2))  # fmt: skip
+    games_seconds, _ = timed(lambda: simulate_games(three_players, [Agent.three()] * 3,
+                                                    three_games, seed=2))  # fmt: skip
     print(
         f"three-player agent: its tables ({top**3} states, {len(tables['steps'])} distinct turn "
         f"policies) built in {tables_seconds:.1f} s; 3-player games of solved players "
@@ -80,12 +82,12 @@ def main():
     print("|---:|---:|---:|")
     for t in sorted({1, threads}):
         numba.set_num_threads(t)
-        seconds, _ = timed(lambda: simulate_games(rules, AGENTS, n_games, seed=1))
+        seconds, _ = timed(lambda: simulate_games(four, AGENTS, n_games, seed=1))
         print(f"| {t} | {n_games / seconds:.3e} | {n_games / seconds / t:.3e} |")
     numba.set_num_threads(threads)
     rng = random.Random(1)
     n_py = 300
-    seconds, _ = timed(lambda: [play_game(rules, AGENTS, rng) for _ in range(n_py)])
+    seconds, _ = timed(lambda: [play_game(four, AGENTS, rng) for _ in range(n_py)])
     print(f"plain-Python reference game: {n_py / seconds:.3e} games/s")
 
 

@@ -152,6 +152,16 @@ class _Walk:
         x, y, ca, cb = key
         return (x + r, y + r, sp.level_of[0][ca], sp.level_of[1][cb])
 
+    def key_of(self, index):
+        """The state key of an index of :meth:`index` (the inverse)."""
+        r = self.sol.rules.radius
+        sp = self.space
+        if self.duel:
+            iy, a, b = (int(v) for v in index)
+            return (iy - r, int(sp.levels[a]), int(sp.levels[b]))
+        ix, iy, a, b = (int(v) for v in index)
+        return (ix - r, iy - r, int(sp.levels[0][a]), int(sp.levels[1][b]))
+
     def table(self, key):
         """``rows, cols, next (list of keys or None), ends (bool), score_a, score_b,
         loop`` of the state's legal order pairs (matrices of shape (rows, cols))."""
@@ -182,6 +192,38 @@ class _Walk:
             nxt = np.stack([x2, y2, ca2, cb2], axis=-1)
         return rows, cols, nxt, ends, score_a, score_b, loop
 
+    def support(self, key):
+        """``x, y, later, ends, score_a, score_b, loop`` over the pairs of the solution's
+        supports at ``key`` only (those with a chance): ``x``, ``y`` the two sides'
+        probabilities, ``later`` the index arrays of the states the pairs lead to (valid
+        where the pair does not end the game), the rest as in :meth:`table`."""
+        sp, rules = self.space, self.sol.rules
+        r = rules.radius
+        acts_a, x = (np.asarray(v) for v in self.sol.row[key])
+        acts_b, y = (np.asarray(v) for v in self.sol.column[key])
+        block = np.ix_(acts_a, acts_b)
+        if self.duel:
+            y0, cn, cs = key
+            y2 = y0 + sp.dy[block]
+            cn2 = np.maximum(cn - sp.cost_n[block], 0)
+            cs2 = np.maximum(cs - sp.cost_s[block], 0)
+            score_a = (y2 > r).astype(float)
+            score_b = (y2 < -r).astype(float)
+            ends = (score_a + score_b) > 0
+            loop = (y2 == y0) & (cn2 == cn) & (cs2 == cs)
+            later = (np.clip(y2 + r, 0, 2 * r), sp.level_of[cn2], sp.level_of[cs2])
+        else:
+            x0, y0, ca, cb = key
+            x2, y2 = pawn_moves(rules, x0, y0, sp.dx[block], sp.dy[block])
+            ca2 = np.maximum(ca - sp.cost[0][block], 0)
+            cb2 = np.maximum(cb - sp.cost[1][block], 0)
+            score_a, ends = exit_scores(rules, x2, y2, side_weights(sp, (1.0, 0.0)))
+            score_b, _ = exit_scores(rules, x2, y2, side_weights(sp, (0.0, 1.0)))
+            loop = (x2 == x0) & (y2 == y0) & (ca2 == ca) & (cb2 == cb)
+            later = (np.clip(x2 + r, 0, 2 * r), np.clip(y2 + r, 0, 2 * r),
+                     sp.level_of[0][ca2], sp.level_of[1][cb2])
+        return x, y, later, ends, score_a, score_b, loop
+
     def strategy(self, key, rows, cols):
         """The solution's mixed orders at ``key`` as vectors over ``rows`` / ``cols``."""
         out = []
@@ -197,16 +239,15 @@ def _chain(walk: _Walk):
     """P_A, P_B and T (see the module docstring) at every state."""
     p_a, p_b, rounds = np.zeros(walk.shape), np.zeros(walk.shape), np.zeros(walk.shape)
     for key in walk.states():
-        rows, cols, nxt, ends, score_a, score_b, loop = walk.table(key)
-        x, y = walk.strategy(key, rows, cols)
+        # only the pairs of the two supports carry a chance: the table is built on them
+        x, y, nxt, ends, score_a, score_b, loop = walk.support(key)
         p = np.outer(x, y)
         stay = float(p[loop].sum())
         here = walk.index(key)
         if stay >= STALLED:
             continue  # stalled for good: no score, no further rounds counted
         go = ~loop & ~ends & (p > 0)
-        later = tuple(np.array(k) for k in zip(*(walk.index(tuple(int(v) for v in nxt[i, j]))
-                                                 for i, j in np.argwhere(go)), strict=True))
+        later = tuple(k[go] for k in nxt)
         weights = p[go]
         a = float((p * score_a)[~loop].sum())
         b = float((p * score_b)[~loop].sum())
@@ -288,6 +329,86 @@ def stall_odds(sol) -> StallOdds:
         minimal_equilibrium=bool(best <= NO_GAIN),
         minimal_gain=float(max(best, 0.0)),
     )
+
+
+def won_within(sol, rounds: int) -> tuple[float, float]:
+    """Each side's expected score from wins within ``rounds`` rounds of the start.
+
+    Both sides play the solution, as in :func:`stall_odds`; a game not won after
+    ``rounds`` rounds scores nothing. This is the event a simulation with
+    ``max_rounds=rounds`` measures, whereas :func:`stall_odds` counts every win however
+    late: ``stall_odds(sol).score_a - won_within(sol, k)[0]`` is side A's score from
+    wins after round ``k``. Only the states reachable from the start are visited; the
+    scores follow by iterating the chain ``rounds`` times,
+
+    .. math::
+
+        W_0 = 0, \\qquad W_{k}(s) = \\sum_{(i,j)} p_{ij}\\,
+        \\bigl(\\text{score}_{ij} \\text{ if the pair ends the game, else }
+        W_{k-1}(s_{ij})\\bigr).
+
+    Parameters
+    ----------
+    sol : DuelGameSolution or SidesSolution
+        A solution of :func:`citadel.solve_duel_game` or :func:`citadel.solve_sides`.
+    rounds : int
+        Rounds played (>= 0).
+
+    Returns
+    -------
+    tuple of float
+        Side A's (N's) and side B's (S's) expected scores from wins within ``rounds``.
+
+    Examples
+    --------
+    >>> from citadel import Rules, solve_sides
+    >>> sol = solve_sides(Rules(radius=1, capital=20, bid_step=5), "NE")
+    >>> a, b = won_within(sol, 1000)
+    >>> odds = stall_odds(sol)
+    >>> bool(abs(a - odds.score_a) < 1e-9), won_within(sol, 0)
+    (True, (0.0, 0.0))
+    """
+    from scipy import sparse
+
+    from tabletop.validate import check_int
+
+    if not isinstance(sol, (DuelGameSolution, SidesSolution)):
+        raise TypeError(f"sol must be a DuelGameSolution or a SidesSolution, "
+                        f"got {type(sol).__name__}")  # fmt: skip
+    rounds = check_int("rounds", rounds, 0, 10**6)
+    walk = _Walk(sol)
+    first = int(np.ravel_multi_index(walk.index(walk.start), walk.shape))
+    at = {first: 0}  # flat state index -> row of the chain, in order of discovery
+    todo = [first]
+    now_a, now_b, src, dst, weight = [], [], [], [], []
+    while todo:
+        flat = todo.pop()
+        here = at[flat]
+        key = walk.key_of(np.unravel_index(flat, walk.shape))
+        x, y, nxt, ends, score_a, score_b, _ = walk.support(key)
+        p = np.outer(x, y)
+        now_a.append((here, float((p * score_a).sum())))
+        now_b.append((here, float((p * score_b).sum())))
+        go = ~ends & (p > 0)
+        for later, w in zip(np.ravel_multi_index(tuple(k[go] for k in nxt), walk.shape).tolist(),
+                            p[go].tolist(), strict=True):
+            if later not in at:
+                at[later] = len(at)
+                todo.append(later)
+            src.append(here)
+            dst.append(at[later])
+            weight.append(w)
+    n = len(at)
+    step = sparse.csr_matrix((weight, (src, dst)), shape=(n, n))
+    immediate_a, immediate_b = np.zeros(n), np.zeros(n)
+    for k, v in now_a:
+        immediate_a[k] = v
+    for k, v in now_b:
+        immediate_b[k] = v
+    w_a, w_b = np.zeros(n), np.zeros(n)
+    for _ in range(rounds):
+        w_a, w_b = immediate_a + step @ w_a, immediate_b + step @ w_b
+    return float(w_a[0]), float(w_b[0])
 
 
 def _spend(walk: _Walk):

@@ -197,6 +197,8 @@ class Rules(CheckedRules):
         if not isinstance(votes, tuple | list):
             raise TypeError(f"votes_by_rank must be a sequence of (rank name, votes) pairs, "
                             f"got {votes!r}")  # fmt: skip
+        if not votes:  # every card's rank must be one of these: no rank, no card
+            raise ValueError("votes_by_rank must name at least one rank, got ()")
         checked = []
         for i, pair in enumerate(votes):
             if (not isinstance(pair, tuple | list) or len(pair) != 2
@@ -204,6 +206,9 @@ class Rules(CheckedRules):
                 raise ValueError(f"votes_by_rank[{i}] must be a (rank name, votes) pair, "
                                  f"got {pair!r}")
             checked.append((pair[0], check_int(f"votes_by_rank[{pair[0]!r}]", pair[1], 0, 100)))
+        names = [name for name, _ in checked]
+        if len(set(names)) != len(names):
+            raise ValueError(f"votes_by_rank must name each rank once, got {names}")
         set_(self, "votes_by_rank", tuple(checked))
         top = self.exchange_rates[0][0] + self.total_gold + 1
         array = np.array([self._band_rate(s) for s in range(top + 1)], dtype=np.int64)

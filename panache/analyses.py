@@ -256,7 +256,8 @@ def balance(rules: Rules | None = None, *, n_games: int = 100_000, seed=0):
     entries["first_player_win"] = exact(duel.first_player_win, duel.win.size)
 
     for i, k in enumerate(SEAT_COUNTS):
-        res = simulate_games(rules, [Agent.heuristic()] * k, n_games, seed=task_seed(root, i))
+        res = simulate_games(dataclasses.replace(rules, n_players=k), [Agent.heuristic()] * k,
+                             n_games, seed=task_seed(root, i))  # fmt: skip
         for s in range(k):
             entries[f"seat_{s}_share_{k}p"] = estimate(estimate_mean(res.winners == s))
         deviation = seat_deviation(res.winners, k, seed=task_seed(root, 5 + i))

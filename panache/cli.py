@@ -14,8 +14,9 @@ Subcommands (every rule knob of :class:`panache.Rules` is an option: ``--n-dice 
   summary`` (each seat's chance), ``win`` (the mover's chance in every state) or
   ``decisions`` (attacks, counters and stakes in every state);
 * ``simulate``: ``--games`` simulated games (:func:`panache.simulate_games`) between
-  ``--agents`` (default: one rule-of-thumb player per seat), or a ``--tournament``
-  over every seating (:func:`panache.tournament`); ``--jobs`` numba threads;
+  ``--agents`` (one per seat of ``--n-players``; default: a rule-of-thumb player on
+  every seat), or a ``--tournament`` over every seating (:func:`panache.tournament`);
+  ``--jobs`` numba threads;
 * ``balance``: the balance card (:func:`panache.balance`): one row per metric with its
   95 % interval, exact or Monte Carlo; ``compare``: the card of the rules given
   beside the seed's rules (or ``--baseline KNOB=V``, repeatable), each metric's
@@ -79,7 +80,17 @@ def parse_agent(spec: str) -> Agent:
 
 
 def _agents(rules: Rules, specs) -> list[Agent]:
-    return [parse_agent(s) for s in specs] if specs else [Agent.heuristic()] * rules.n_players
+    """The agents of ``--agents``, one per seat of ``--n-players`` (default: a rule of
+    thumb on every seat); another count is refused, never played as another game."""
+    n = rules.n_players
+    if not specs:
+        return [Agent.heuristic()] * n
+    agents = [parse_agent(s) for s in specs]
+    if len(agents) != n:
+        hint = (f"; for a game of {len(agents)} players pass --n-players {len(agents)}"
+                if len(agents) >= 2 else "")  # fmt: skip
+        raise ValueError(f"--agents: need {n} agents (--n-players {n}), got {len(agents)}{hint}")
+    return agents
 
 
 # --- the analyses, one row each: module-level so worker processes can import them ---
@@ -184,8 +195,8 @@ def _sweep(args) -> pd.DataFrame:
         fixed["n_games"] = args.games
     elif args.analysis == "simulate":
         fixed.update(games=args.games, agents=tuple(args.agents or ()))
-        for spec in fixed["agents"]:
-            parse_agent(spec)
+        for variant in expand_grid(grid):  # one agent per seat of every variant
+            _agents(Rules(**base, **variant), fixed["agents"])
     return cli.run_sweep(args, "panache", _ANALYSIS[args.analysis], grid, fixed)
 
 
@@ -216,7 +227,7 @@ def build_parser() -> cli.ArgumentParser:
             "--agents",
             nargs="+",
             metavar="AGENT",
-            help="one agent per seat (default: heuristic on every seat)",
+            help="one agent per seat of --n-players (default: heuristic on every seat)",
         )
 
     sub = command("advise", "the best dice to keep from a roll, and every choice's value",

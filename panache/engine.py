@@ -231,17 +231,24 @@ def _solve(rules, utility):
 
 
 def play_game(rules: Rules, agents, rng: random.Random, max_turns: int = 100_000):
-    """Play one game; return the final :class:`GameState` and the number of turns."""
+    """Play one game, one agent per seat of ``rules.n_players``; return the final
+    :class:`GameState` and the number of turns."""
+    import dataclasses
+
     from panache.duel import solve_duel
+    from panache.game import _check_agents
     from panache.policy import human_policy
     from panache.turn import solve_turn
+
+    agents = _check_agents(rules, agents)
 
     policies = {name: solve_turn(rules, name).policy for name in ("ev", "positive", "zero")}
     for name in {a.turn_policy for a in agents} - set(policies):
         policies[name] = human_policy(rules, name)
-    duel = solve_duel(rules) if any(a.kind == "duel" for a in agents) else None
+    duel = (solve_duel(dataclasses.replace(rules, n_players=2))  # the two-player endgame
+            if any(a.kind == "duel" for a in agents) else None)  # fmt: skip
     players = [_Player(a, rules, policies, duel) for a in agents]
-    state = GameState.start(rules, len(agents))
+    state = GameState.start(rules)
     turns = 0
     while state.winner is None and turns < max_turns:
         turns += 1

@@ -4,6 +4,14 @@
 seat (seat 0 plays first) in a numba kernel, in parallel chunks seeded from one
 SeedSequence; :func:`tournament` rotates the seats so that every agent plays from
 every seat, and reports win rates with Wilson confidence intervals.
+
+The number of seats is the rules' ``n_players`` (the rules are the game played), and
+the agents must fill them: one agent per seat, or a ``ValueError`` naming ``agents``.
+``n_players`` reads the same here as everywhere else in the rules: the players at
+the table, the default 2 a two-player game. The one solver that reads it otherwise is
+:func:`panache.solve_three`, whose game is three players by definition, so that there
+the default 2 reads as "not set"; the game tables it gives the simulator
+(:func:`three_tables`) serve any table of three or more players.
 """
 
 from __future__ import annotations
@@ -283,23 +291,34 @@ def three_tables(rules: Rules, *, allow_large: bool = False,
     }
 
 
+def _two(rules: Rules) -> Rules:
+    """``rules`` with two players: the key of the caches of what the seat count does not
+    change (the turn policies, the solved duel), so that tables of every size share them."""
+    import dataclasses
+
+    return rules if rules.n_players == 2 else dataclasses.replace(rules, n_players=2)
+
+
 def _kernel_inputs(rules: Rules, agents, allow_large: bool = False,
                    progress=None) -> tuple[GameTables, np.ndarray]:
     """The game kernel's tables and the agents' rows: the turn policies the agents
     play, the solved duel's and three-player game's tables when an agent reads them
     (one-entry stand-ins of the same types otherwise)."""
-    arrays = policy_arrays(rules, solve_turn(rules, "ev").policy)
-    named = [_turn_steps(rules, name) for name in (*TURN_POLICIES, "zero")]
+    import dataclasses
+
+    two = _two(rules)  # the turn policies and the duel do not depend on the seat count
+    arrays = policy_arrays(two, solve_turn(two, "ev").policy)
+    named = [_turn_steps(two, name) for name in (*TURN_POLICIES, "zero")]
     policy_ids = {name: i for i, name in enumerate(TURN_POLICIES)}
     for name in sorted({a.turn_policy for a in agents} - set(TURN_POLICIES)):
         policy_ids[name] = len(named)  # a human rule of thumb (panache.HUMAN_POLICIES)
-        named.append(policy_arrays(rules, human_policy(rules, name))["step"])
+        named.append(policy_arrays(two, human_policy(two, name))["step"])
     top = max_points(rules)
     kinds = {a.kind for a in agents}
     blocks = [np.stack(named)]
     offset = len(named)
     if kinds & {"duel", "three"}:
-        tables = duel_tables(rules)
+        tables = duel_tables(two)
         blocks.append(tables["steps"])
         duel = DuelTables(tables["duel_policy"] + offset, tables["duel_attack"],
                           tables["duel_tc"], tables["duel_ac"], tables["duel_stake"],
@@ -310,7 +329,9 @@ def _kernel_inputs(rules: Rules, agents, allow_large: bool = False,
                           np.zeros((1, 1, 7), dtype=np.bool_), np.zeros((1, 1, 7), dtype=np.bool_),
                           np.zeros((1, 1), dtype=np.int64), 0, np.zeros(1, dtype=np.int64))
     if "three" in kinds:
-        tables = three_tables(rules, allow_large=allow_large, progress=progress)
+        # one set of tables (and one solve) for every table of three or more players
+        three_rules = rules if rules.n_players <= 3 else dataclasses.replace(rules, n_players=3)
+        tables = three_tables(three_rules, allow_large=allow_large, progress=progress)
         blocks.append(tables["steps"])
         three = ThreeTables(
             tables["three_policy"] + offset, tables["three_attack"], tables["three_tc"],
@@ -333,15 +354,46 @@ def _kernel_inputs(rules: Rules, agents, allow_large: bool = False,
     return GameTables(knobs, turn, duel, three), rows
 
 
-def _check_agents(agents) -> tuple:
+def _check_agents(rules: Rules, agents) -> tuple:
+    """``agents`` as a tuple of :class:`panache.Agent`, one per seat of ``rules``.
+
+    The seat count is ``rules.n_players``: a sequence of another length is refused
+    (a ``ValueError`` naming ``agents``, the count received and ``rules.n_players``),
+    never played as a game of another size.
+
+    Parameters
+    ----------
+    rules : Rules
+        The rules of the game; ``rules.n_players`` is the number of seats.
+    agents : sequence of Agent
+        One per seat, seat 0 first.
+
+    Returns
+    -------
+    tuple of Agent
+
+    Examples
+    --------
+    >>> len(_check_agents(Rules(n_players=3), [Agent.random()] * 3))
+    3
+    >>> _check_agents(Rules(), [Agent.random()])
+    Traceback (most recent call last):
+    ...
+    ValueError: agents: need 2 agents (rules.n_players=2), got 1
+    """
     if isinstance(agents, str) or not hasattr(agents, "__iter__"):
         raise TypeError(f"agents must be a sequence of panache.Agent, got {agents!r:.80}")
     agents = tuple(agents)
-    if not 2 <= len(agents) <= 999:
-        raise ValueError(f"agents must hold one Agent per seat, 2..999 seats, got {len(agents)}")
     for seat, agent in enumerate(agents):
         if not isinstance(agent, Agent):
             raise TypeError(f"agents[{seat}] must be a panache.Agent, got {type(agent).__name__}")
+    n = rules.n_players
+    if len(agents) != n:
+        hint = (f"; for a game of {len(agents)} players pass dataclasses.replace(rules, "
+                f"n_players={len(agents)})" if 2 <= len(agents) <= 999 else "")  # fmt: skip
+        raise ValueError(
+            f"agents: need {n} agents (rules.n_players={n}), got {len(agents)}{hint}"
+        )
     return agents
 
 
@@ -366,19 +418,21 @@ def simulate_games(
 ) -> GameResults:  # fmt: skip
     """Play ``n_games`` games, seat ``i`` played by ``agents[i]``; seat 0 starts.
 
-    The number of players is ``len(agents)`` (``rules.n_players`` is not used).
-    Results (:func:`games_size`) or three-player tables (:func:`three_tables_size`)
-    that would not fit in the memory available are refused with a ``MemoryError``
-    before any work, unless ``allow_large=True``. The chunks of ``chunk_size`` games
-    run in batches that return to Python several times a second (a bar when
-    ``progress``, default: when stderr is a terminal; Ctrl-C between batches); the
-    batches do not change the games.
+    The number of seats is ``rules.n_players``: ``agents`` must hold exactly that
+    many (a ``ValueError`` naming ``agents`` otherwise); for a table of ``k`` players
+    pass ``dataclasses.replace(rules, n_players=k)``. Results (:func:`games_size`) or
+    three-player tables (:func:`three_tables_size`) that would not fit in the memory
+    available are refused with a ``MemoryError`` before any work, unless
+    ``allow_large=True``. The chunks of ``chunk_size`` games run in batches that return
+    to Python several times a second (a bar when ``progress``, default: when stderr is
+    a terminal; Ctrl-C between batches); the batches do not change the games.
 
     Parameters
     ----------
     rules : Rules
+        The rules of the game; ``rules.n_players`` is the number of seats.
     agents : sequence of Agent
-        One per seat, at least two.
+        One per seat: ``rules.n_players`` of them.
     n_games : int
         Games to play (>= 1).
     seed : None, int, SeedSequence or Generator
@@ -394,19 +448,33 @@ def simulate_games(
     GameResults
         The winner, the order of elimination and the statistics of every game.
 
+    Raises
+    ------
+    ValueError
+        If ``len(agents)`` is not ``rules.n_players``, or ``n_games`` or ``chunk_size``
+        is below 1.
+    TypeError
+        If ``rules`` is not a ``panache.Rules`` or an agent is not a ``panache.Agent``.
+    MemoryError
+        If the results or tables do not fit in the memory available (and not
+        ``allow_large``).
+
     Examples
     --------
     >>> from panache import Agent, Rules
     >>> res = simulate_games(Rules(), [Agent.heuristic(), Agent.random()], 2000, seed=1)
     >>> bool(res.win_rates().loc[0, "win_rate"] > 0.5)
     True
+    >>> four = simulate_games(Rules(n_players=4), [Agent.heuristic()] * 4, 100, seed=1)
+    >>> four.elimination_order.shape
+    (100, 4)
     """
     import pandas as pd
 
     from tabletop.validate import check_bool
 
     rules = Rules.check(rules, default=False)
-    agents = _check_agents(agents)
+    agents = _check_agents(rules, agents)
     n_games = check_count("n_games", n_games, 1)
     chunk_size = check_count("chunk_size", chunk_size, 1)
     allow_large = check_bool("allow_large", allow_large)
@@ -440,7 +508,7 @@ def tournament(rules: Rules, agents, n_games: int, seed=None, *, allow_large: bo
                progress: bool | None = None) -> pd.DataFrame:  # fmt: skip
     """Win rate of each agent over every rotation of the seats.
 
-    ``n_games`` games are played from each of the ``len(agents)`` rotations, each
+    ``n_games`` games are played from each of the ``rules.n_players`` rotations, each
     rotation on its own child seed. Returns, per agent, its games, wins, win rate
     and 95% Wilson interval, and its win rate from each seat. Agents that share a
     name are told apart by their place in ``agents``: ``"random #1"``, ``"random #2"``.
@@ -449,8 +517,9 @@ def tournament(rules: Rules, agents, n_games: int, seed=None, *, allow_large: bo
     Parameters
     ----------
     rules : Rules
+        The rules of the game; ``rules.n_players`` is the number of seats.
     agents : sequence of Agent
-        At least two; every rotation of them is played.
+        One per seat (``rules.n_players`` of them); every rotation of them is played.
     n_games : int
         Games per rotation (>= 1).
     seed : None, int, SeedSequence or Generator
@@ -473,7 +542,7 @@ def tournament(rules: Rules, agents, n_games: int, seed=None, *, allow_large: bo
     import pandas as pd
 
     rules = Rules.check(rules, default=False)
-    agents = _check_agents(agents)
+    agents = _check_agents(rules, agents)
     n_games = check_count("n_games", n_games, 1)
     k = len(agents)
     seeds = np.random.SeedSequence(chunk_seeds(seed, 1)[0]).spawn(k)

@@ -232,3 +232,107 @@ def balance(rules: Rules | None = None, *, n_games: int = 2000, seed=0,
         entries["selfplay_actions"] = estimate(estimate_mean(games["actions"].to_numpy()))
         bar.update()
     return build_card(METRICS, entries, horizon=horizon)
+
+
+def tournament_games(rules: Rules, agents: dict, n_games: int, seed=None,
+                     pairings: list | None = None) -> dict:  # fmt: skip
+    """The games behind :func:`samarra.tournament`, one DataFrame per pairing.
+
+    The same seed gives the very games the tournament summarises (each pairing's games
+    are drawn, in order, from one generator seeded by ``seed``), so that a report can
+    give every share of a pairing, and its mean length, with an interval
+    (:func:`results_summary`).
+
+    Parameters
+    ----------
+    rules : Rules
+    agents : dict
+        Name -> agent.
+    n_games : int
+        Games per pairing, at least 1.
+    seed : None, int, SeedSequence or Generator
+        Seeds every pairing's games, as in :func:`samarra.tournament`.
+    pairings : list of (str, str), optional
+        The (Black, White) name pairs to play (default: every ordered pair).
+
+    Returns
+    -------
+    dict
+        (black name, white name) -> the games (columns of :func:`samarra.play_games`).
+
+    Examples
+    --------
+    >>> from samarra.agents import RandomAgent
+    >>> games = tournament_games(Rules(length=3), {"random": RandomAgent()}, 3, seed=0)
+    >>> list(games), len(games[("random", "random")])
+    ([('random', 'random')], 3)
+    """
+    from tabletop.seeding import as_generator
+
+    rules = Rules.check(rules, default=False)
+    if not isinstance(agents, dict) or len(agents) < 1:
+        raise ValueError(f"agents must be a non-empty dict name -> agent, got {agents!r:.80}")
+    n_games = check_count("n_games", n_games, 1)
+    if pairings is None:
+        pairings = [(b, w) for b in agents for w in agents]
+    if isinstance(pairings, str | bytes) or not hasattr(pairings, "__iter__"):
+        raise TypeError(f"pairings must be a list of (black name, white name) or None, got "
+                        f"{pairings!r:.80}")  # fmt: skip
+    pairings = [tuple(p) if isinstance(p, tuple | list) else p for p in pairings]
+    for pair in pairings:
+        if not isinstance(pair, tuple) or len(pair) != 2 or pair[0] not in agents \
+                or pair[1] not in agents:  # fmt: skip
+            raise ValueError(f"pairings must name agents of {list(agents)}, got {pair!r}")
+    seeds = as_generator(seed)
+    return {(b, w): play_games(rules, agents[b], agents[w], n_games, seed=seeds, progress=False)
+            for b, w in pairings}  # fmt: skip
+
+
+def results_summary(games) -> dict:
+    """A pairing's results as counts with Wilson 95 % intervals, and its mean length
+    with a normal 95 % interval.
+
+    Parameters
+    ----------
+    games : pandas.DataFrame
+        Played games (columns ``winner``: 0 Black, 1 White, -1 a draw; ``actions``), at
+        least two.
+
+    Returns
+    -------
+    dict
+        ``games`` (n); ``black wins``, ``draws``, ``white wins`` (counts, summing to n),
+        each with ``... low`` and ``... high`` (the Wilson 95 % interval of its share);
+        ``mean actions`` with ``mean actions low`` and ``mean actions high``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> games = pd.DataFrame({"winner": [0, 0, -1, 1], "actions": [3, 5, 7, 9]})
+    >>> s = results_summary(games)
+    >>> s["games"], s["black wins"], s["draws"], s["white wins"], s["mean actions"]
+    (4, 2, 1, 1, 6.0)
+    """
+    import pandas as pd
+
+    from tabletop.stats import proportion_ci
+
+    if not isinstance(games, pd.DataFrame) or not {"winner", "actions"} <= set(games.columns):
+        raise TypeError(f"games must be a DataFrame with columns 'winner' and 'actions', "
+                        f"got {games!r:.80}")  # fmt: skip
+    if len(games) < 2:
+        raise ValueError(f"games must hold at least 2 games, got {len(games)}")
+    winner = games["winner"].to_numpy()
+    if not np.isin(winner, (-1, 0, 1)).all():
+        raise ValueError(f"games['winner'] must be 0, 1 or -1, got {sorted(set(winner))}")
+    n = len(games)
+    out = {"games": n}
+    for name, code in (("black wins", 0), ("draws", -1), ("white wins", 1)):
+        k = int((winner == code).sum())
+        low, high = proportion_ci(k, n)
+        out.update({name: k, f"{name} low": low, f"{name} high": high})
+    length = estimate_mean(games["actions"].to_numpy(dtype=float))
+    low, high = length.ci()
+    out.update({"mean actions": length.mean, "mean actions low": low,
+                "mean actions high": high})  # fmt: skip
+    return out

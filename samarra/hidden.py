@@ -65,11 +65,11 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from samarra.hidden_tree import SequenceForm, build, mirror
+from samarra.hidden_tree import SequenceForm, build, check_horizon, mirror, tree_size
 from samarra.rules import SIDES, Rules
+from tabletop.budget import Estimate, check_memory, progress_bar, show_progress
 from tabletop.frozen import same_fields
 from tabletop.jit import jit
-from tabletop.seeding import check_count
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -416,8 +416,82 @@ def best_responses(form: SequenceForm, behaviour: tuple) -> tuple[float, float]:
     return v_black, v_white
 
 
+#: Peak bytes of :func:`solve_hidden` per history of the game (the walk's tables, the
+#: form, the programme and HiGHS), an upper figure measured on the 3 x 3 board: 470 at
+#: H = 6 (149,375 histories), 392 at H = 7 (601,869), beside :data:`HIDDEN_BASE_BYTES`.
+HIDDEN_STATE_BYTES = 500
+
+#: Peak bytes of :func:`solve_hidden` whatever the game: HiGHS and its programme.
+HIDDEN_BASE_BYTES = 100_000_000
+
+#: Wall seconds of :func:`solve_hidden` per history (3 x 3 board, H = 6 and 7, on the
+#: 2-core reference machine under load: 66 and 56 us), beside a few seconds for HiGHS.
+HIDDEN_STATE_SECONDS = 6e-5
+
+
+def hidden_size(rules: Rules, horizon: int) -> Estimate:
+    """Memory and time of :func:`solve_hidden` from the rules and the horizon, before
+    any work: the histories of the game (:func:`samarra.hidden_tree.tree_size`, an
+    estimate by random probes) times :data:`HIDDEN_STATE_BYTES` and
+    :data:`HIDDEN_STATE_SECONDS`.
+
+    Parameters
+    ----------
+    rules : Rules
+        The board and the optional rules (``horizon`` is not read).
+    horizon : int
+        0..:data:`samarra.hidden_tree.MAX_HORIZON`.
+
+    Returns
+    -------
+    Estimate
+
+    Examples
+    --------
+    >>> est = hidden_size(Rules(length=4), 40)
+    >>> est.nbytes > 10**15, est.knobs
+    (True, {'horizon': 40, 'width': 3, 'length': 4})
+    """
+    return _hidden_size(Rules.check(rules, default=False), check_horizon(horizon))[0]
+
+
+def _hidden_size(rules: Rules, horizon: int) -> tuple[Estimate, float]:
+    """:func:`hidden_size` and the estimated histories."""
+    states = tree_size(rules, horizon)
+    size = Estimate("samarra.solve_hidden", int(HIDDEN_BASE_BYTES + HIDDEN_STATE_BYTES * states),
+                    {"horizon": horizon, "width": rules.width, "length": rules.length},
+                    3.0 + HIDDEN_STATE_SECONDS * states,
+                    detail=f"about {states:.3g} histories x {HIDDEN_STATE_BYTES} B")  # fmt: skip
+    return size, states
+
+
+def _in_thread(work, *args):
+    """``work(*args)`` in a worker thread, the caller waiting in steps of 0.1 s: HiGHS
+    holds no lock while it runs, so Ctrl-C reaches the caller at once (the worker ends
+    on its own, its result dropped)."""
+    import threading
+
+    out: list = []
+
+    def run():
+        try:
+            out.append((True, work(*args)))
+        except BaseException as exc:  # handed to the caller
+            out.append((False, exc))
+
+    worker = threading.Thread(target=run, name="samarra-hidden-lp", daemon=True)
+    worker.start()
+    while worker.is_alive():
+        worker.join(0.1)
+    ok, value = out[0]
+    if not ok:
+        raise value
+    return value
+
+
 def solve_hidden(rules: Rules | None = None, horizon: int | None = None, *,
-                 symmetric: bool = True) -> HiddenSolution:  # fmt: skip
+                 symmetric: bool = True, allow_large: bool = False,
+                 progress: bool | None = None) -> HiddenSolution:  # fmt: skip
     """The equilibrium of the hidden-information game adjudicated after ``horizon`` actions.
 
     Parameters
@@ -426,12 +500,22 @@ def solve_hidden(rules: Rules | None = None, horizon: int | None = None, *,
         Default ``Rules()``. Its ``horizon`` is used when ``horizon`` is None, and must
         otherwise be None or equal to it.
     horizon : int, optional
-        H >= 0: the game ends after action H and the tie-break decides.
+        H in 0..:data:`samarra.hidden_tree.MAX_HORIZON` (200): the game ends after
+        action H and the tie-break decides. The game tree grows about fourfold with
+        each action: :func:`hidden_size` estimates it before any work.
     symmetric : bool
         Solve the programme restricted to mirror-symmetric plans (the module
         docstring; the same value, about a quarter of the time), default True; False
         solves the full programme. The game, the strategies returned and their exact
         best responses are the full ones either way.
+    allow_large : bool
+        Solve even when :func:`hidden_size` exceeds the memory available (default
+        False: refuse with a one-line ``MemoryError`` before any work, naming the
+        estimate, ``horizon`` and the board).
+    progress : bool, optional
+        Show a bar over the histories as the tree is walked (default: when stderr is
+        a terminal). Ctrl-C stops the walk at once, and the linear programme within
+        0.1 s (HiGHS runs in a worker thread, left to finish on its own).
 
     Returns
     -------
@@ -439,6 +523,13 @@ def solve_hidden(rules: Rules | None = None, horizon: int | None = None, *,
         Black's value, the exploitability of the returned strategies (exact best
         responses), both behavioural strategies (setup mixes included) and the sizes of
         the game.
+
+    Raises
+    ------
+    ValueError
+        If ``horizon`` is missing, outside 0..200 or differs from ``rules.horizon``.
+    MemoryError
+        If the game does not fit in the memory available (and not ``allow_large``).
 
     Examples
     --------
@@ -451,16 +542,24 @@ def solve_hidden(rules: Rules | None = None, horizon: int | None = None, *,
     rules = Rules.check(rules)
     if horizon is None:
         if rules.horizon is None:
-            raise ValueError("horizon must be an int >= 0 (or set in rules.horizon), got None")
+            raise ValueError("horizon must be an int >= 0 (or set in rules.horizon; at most "
+                             "200), got None")  # fmt: skip
         horizon = rules.horizon
-    horizon = check_count("horizon", horizon)
+    horizon = check_horizon(horizon)
     if rules.horizon is not None and rules.horizon != horizon:
         raise ValueError(f"horizon must match rules.horizon ({rules.horizon}), got {horizon}")
     if not isinstance(symmetric, bool):
         raise TypeError(f"symmetric must be a bool, got {symmetric!r}")
+    from tabletop.validate import check_bool
+
+    allow_large = check_bool("allow_large", allow_large)
+    progress = show_progress(progress)
+    size, states = _hidden_size(rules, horizon)
+    check_memory(size, allow_large)
     rules = replace(rules, horizon=horizon)
-    form = build(rules)
-    x, y = _solve_lp(form, symmetric)
+    with progress_bar(round(states), "samarra hidden-information tree", progress, "history") as bar:
+        form = build(rules, bar=bar)
+    x, y = _in_thread(_solve_lp, form, symmetric)
     behaviour = (_behaviour(form, 0, x), _behaviour(form, 1, y))
     v_black, v_white = best_responses(form, behaviour)
     from scipy.sparse import coo_matrix

@@ -931,15 +931,44 @@ def add_balance_commands(commands, game: str, rules, knobs=None, parse=None,
     return subs
 
 
+#: A card whose exact solves are expected to take at least this many seconds says so on
+#: stderr before it starts (whether or not stderr is a terminal).
+ANNOUNCE_SECONDS = 10.0
+
+
+def announce_card(game: str, command: str, rules_list, options: dict) -> float:
+    """Print ``<game> <command>: about <time> ...`` on stderr when the exact solves of the
+    cards of ``rules_list`` are expected to take at least :data:`ANNOUNCE_SECONDS`, from
+    the game's own ``card_seconds`` (beside its ``balance``); return the estimate.
+
+    A card already in the cache takes less: the line says "unless cached".
+    """
+    import sys
+
+    from tabletop.budget import duration
+    from tabletop.games import get
+
+    seconds_of = getattr(get(game).analyses_module(), "card_seconds", None)
+    if seconds_of is None:
+        return 0.0
+    seconds = float(sum(seconds_of(r, **options) for r in rules_list))
+    if seconds >= ANNOUNCE_SECONDS:
+        print(f"python -m {game} {command}: about {duration(seconds)} for the card's exact "
+              "solves unless cached (Ctrl-C stops it)", file=sys.stderr, flush=True)  # fmt: skip
+    return seconds
+
+
 def _run_card(args, game: str, rules, knobs, parse, command: str):
     from tabletop import balance as card
 
     options = _card_kwargs(args)
     variant = knobs(args)
     if command == "balance":
+        announce_card(game, command, [rules(**variant)], options)
         return card.cached_balance(game, rules(**variant), seed=args.seed, cache=args.cache,
                                    **options)  # fmt: skip
     baseline = parse_knobs(args.baseline, rules, parse)
+    announce_card(game, command, [rules(**variant), rules(**baseline)], options)
     res = card.compare_rules(game, variant, baseline, seed=args.seed, cache=args.cache,
                              **options)  # fmt: skip
     if args.format == "md":

@@ -236,6 +236,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--jobs must be at least 1, got {args.jobs}")
     if args.cards_only and args.no_balance:
         parser.error("--cards-only computes the balance table's cards: drop --no-balance")
+    if args.cards_only and args.report_dir is not None:  # the cards go to the card cache
+        parser.error("--cards-only writes no report: drop --report-dir")
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     try:
         folder = Path(args.report_dir) if args.report_dir is not None else report_dir()

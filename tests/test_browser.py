@@ -3,8 +3,9 @@ keep; a designer changes a knob and reads the card; a report opens with its figu
 
 Driven by Playwright for Python, pointed at the system's Chromium (Debian's
 ``chromium`` package; ``$TABLETOP_CHROMIUM`` names another executable). Without a browser
-or Playwright the tests are skipped and say so; ``.ci/run`` installs the browser, so CI
-runs them. Screenshots of each step are saved under pytest's temporary folder.
+or Playwright the tests are skipped and say so; ``.ci/run`` installs the browser and sets
+``TABLETOP_REQUIRE_BROWSER=1``, so CI runs them or fails. Screenshots of each step are
+saved under pytest's temporary folder.
 """
 
 from __future__ import annotations
@@ -21,12 +22,23 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent
 
-playwright = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed: "
-                                 "the browser tests of the web page are skipped")  # fmt: skip
-pytest.importorskip("panel", reason="Panel is not installed: the web page tests are skipped")
-
+#: Set to 1 by ``.ci/run`` once it has installed Chromium: then a missing browser or
+#: Playwright fails the run instead of skipping these tests.
+REQUIRED = os.environ.get("TABLETOP_REQUIRE_BROWSER") == "1"
 CHROMIUM = os.environ.get("TABLETOP_CHROMIUM") or shutil.which("chromium") \
     or shutil.which("chromium-browser")  # fmt: skip
+if REQUIRED:
+    import panel  # noqa: F401  (an ImportError here fails the run, as it should)
+    import playwright.sync_api as playwright
+
+    if CHROMIUM is None:
+        raise RuntimeError("TABLETOP_REQUIRE_BROWSER=1 but no Chromium was found: install "
+                           "Debian's chromium package or set TABLETOP_CHROMIUM")  # fmt: skip
+else:
+    playwright = pytest.importorskip(
+        "playwright.sync_api",
+        reason="Playwright is not installed: the browser tests of the web page are skipped")
+    pytest.importorskip("panel", reason="Panel is not installed: the web page tests are skipped")
 pytestmark = [
     pytest.mark.slow,
     pytest.mark.skipif(CHROMIUM is None, reason="no Chromium found (install Debian's chromium "
@@ -102,8 +114,13 @@ def test_a_player_types_a_roll_and_reads_the_best_keep(page, tmp_path):
     # in Bokeh's shadow DOM: text selectors pierce it, inner_text("body") does not
     page.get_by_role("textbox").nth(0).fill("6 7")
     page.get_by_role("button", name="Advise").click()
-    page.wait_for_selector("text=error: roll: expected dice faces 1..6", timeout=WAIT)
+    error = page.get_by_text("error: roll: expected dice faces 1..6")
+    error.wait_for(timeout=WAIT)
     page.screenshot(path=str(tmp_path / "advisor-error.png"), full_page=True)
+    roll = page.get_by_role("textbox").nth(0).bounding_box()
+    below = page.get_by_role("button", name="1", exact=True).bounding_box()  # the dice row
+    shown = error.bounding_box()
+    assert roll["y"] + roll["height"] <= shown["y"] < below["y"], (roll, shown, below)
 
 
 def test_a_designer_changes_a_knob_and_reads_the_card(page, tmp_path):
@@ -147,6 +164,14 @@ def test_a_long_card_says_its_estimate_first(page, tmp_path):
         label="Master Citadel")
     box = page.locator("div.bk-input-group:has(label:text-is('capital')) input").first
     box.wait_for(timeout=WAIT)
+    box.fill("0")  # refused, beside the field
+    box.press("Enter")
+    page.get_by_role("button", name="Compare with the seed's rules").click()
+    error = page.get_by_text("error: capital must be")
+    error.wait_for(timeout=WAIT)
+    field, shown = box.bounding_box(), error.bounding_box()
+    following = page.locator("div.bk-input-group:has(label:text-is('bid_step')) input").first
+    assert field["y"] + field["height"] <= shown["y"] < following.bounding_box()["y"]
     box.fill("300")
     box.press("Enter")
     page.get_by_role("button", name="Compare with the seed's rules").click()

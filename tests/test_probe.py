@@ -511,7 +511,7 @@ def _api() -> dict[str, Entry]:
             {"allow_large": BOOL, "progress": PROGRESS,
              "rules": Rules(P),
              "agents": Fixed(lambda d: [panache.Agent.heuristic()] * 2, "heuristic", 3, None,
-                             []),
+                             [], [panache.Agent.heuristic()] * 3),  # the small rules: 2 seats
              "n_games": POS, "seed": SEED, "chunk_size": Int(1, None, 8)},
             panache.GameResults, lambda r, a: len(r.winners) == a["n_games"]),
         "panache.simulate_mp_attempts": Entry(
@@ -541,7 +541,7 @@ def _api() -> dict[str, Entry]:
             {"allow_large": BOOL, "progress": PROGRESS,
              "rules": Rules(P),
              "agents": Fixed(lambda d: [panache.Agent.heuristic(), panache.Agent.random()],
-                             "heuristic", 3, None, []),
+                             "heuristic", 3, None, [], [panache.Agent.random()] * 3),
              "n_games": POS, "seed": SEED}, pd.DataFrame),
         "panache.utility_vector": Entry(
             {"rules": Rules(P), "utility": Choice("ev", "zero", "positive")}, np.ndarray),
@@ -741,7 +741,8 @@ def _api() -> dict[str, Entry]:
              "action": Fixed(lambda d: samarra.legal_actions(d["position"])[0], "x", 3, None)},
             bool),
         "samarra.solve_hidden": Entry(
-            {"rules": Rules(S), "horizon": Int(0, None, 3), "symmetric": BOOL},
+            {"allow_large": BOOL, "progress": PROGRESS,
+             "rules": Rules(S), "horizon": Int(0, 200, 3), "symmetric": BOOL},
             samarra.HiddenSolution,
             lambda r, a: r.exploitability <= 1e-9 and -1 <= r.value <= 1, slow=True),
         "samarra.start_position": Entry(

@@ -21,5 +21,5 @@ knobs; Voilà serves notebooks, not an app with its own callbacks.
 
 The page's work is done by the plain functions of :mod:`tabletop.app.callbacks`, which
 the tests call directly; :mod:`tabletop.app.pages` only lays them out. Bad input gets the
-command line's one-line message, shown next to the form.
+command line's one-line message, shown under the field it names.
 """

@@ -2,7 +2,8 @@
 
 Each function takes the page's raw input (the text typed, the boxes ticked), checks it
 as the command line does and raises ``ValueError``/``TypeError`` naming the field; the
-page shows :func:`error_text` of the error next to the form. Nothing here imports
+page shows :func:`error_text` of the error beside the field it names
+(:func:`named_field`), or beside the form when it names none. Nothing here imports
 Panel.
 
 Examples
@@ -56,6 +57,28 @@ def error_text(exc: BaseException) -> str:
     "error: roll: expected dice faces 1..6, got '7'"
     """
     return f"error: {error_line(exc)}"
+
+
+def named_field(exc: BaseException, names) -> str | None:
+    """The field among ``names`` that the message of ``exc`` names first, or ``None``.
+
+    The library's errors start with the parameter they are about (``capital must be
+    ...``, ``roll: expected ...``), so the page shows each message beside that field; a
+    message that names none of them goes beside the form.
+
+    Examples
+    --------
+    >>> named_field(ValueError("roll and kept must hold n_dice=5 dice"), ["kept", "roll"])
+    'roll'
+    >>> named_field(ValueError("min_bid must be at most capital=100"), ["capital", "min_bid"])
+    'min_bid'
+    >>> named_field(ValueError("out of memory"), ["roll"]) is None
+    True
+    """
+    message = error_line(exc)
+    found = [(m.start(), name) for name in names
+             if (m := re.search(rf"(?<![\w]){re.escape(name)}(?![\w])", message))]  # fmt: skip
+    return min(found)[1] if found else None
 
 
 def parse_dice(name: str, text: str) -> tuple[int, ...]:

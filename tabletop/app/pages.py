@@ -2,8 +2,8 @@
 
 Each page is a function returning a Panel layout; :func:`build` puts them in tabs. A
 form's button runs its callback; an error shows the command line's one line in a red
-box beside the form, and a card's computation runs in a worker thread behind a progress
-bar, so the page stays responsive.
+box under the field it names (under the form when it names none), and a card's
+computation runs in a worker thread behind a progress bar, so the page stays responsive.
 """
 
 from __future__ import annotations
@@ -24,9 +24,35 @@ def _error_box():
     return pn.pane.Alert("", alert_type="danger", visible=False, sizing_mode="stretch_width")
 
 
-def _show_error(box, exc: BaseException) -> None:
-    box.object = callbacks.error_text(exc)
-    box.visible = True
+class _Errors:
+    """A red box under each field of a form and one under the form: an error shows in the
+    box of the field its message names (:func:`callbacks.named_field`), else in the form's.
+    """
+
+    def __init__(self, fields: dict):
+        self.form = _error_box()
+        self.reset(fields)
+
+    def reset(self, fields: dict) -> None:
+        """New fields (the explorer's change with the game), each with a box of its own."""
+        self.fields = dict(fields)
+        self.boxes = {name: _error_box() for name in self.fields}
+
+    def layout(self) -> list:
+        """The fields, each followed by its (hidden) error box."""
+        return [item for name, widget in self.fields.items()
+                for item in (widget, self.boxes[name])]  # fmt: skip
+
+    def show(self, exc: BaseException) -> None:
+        self.clear()
+        name = callbacks.named_field(exc, self.fields)
+        box = self.boxes[name] if name is not None else self.form
+        box.object = callbacks.error_text(exc)
+        box.visible = True
+
+    def clear(self) -> None:
+        for box in (*self.boxes.values(), self.form):
+            box.visible = False
 
 
 def advisor_page():
@@ -40,7 +66,8 @@ def advisor_page():
     points = pn.widgets.IntInput(label="Your points", value=20, visible=False)
     against = pn.widgets.IntInput(label="Your opponent's points", value=20, visible=False)
     button = pn.widgets.Button(label="Advise", color="primary")
-    error = _error_box()
+    errors = _Errors({"roll": roll, "kept": kept, "goal": goal, "k": k, "points": points,
+                      "against": against})  # the names the errors use  # fmt: skip
     best = pn.pane.Markdown("", name="best")
     table = pn.pane.DataFrame(None, name="options", index=True, sizing_mode="stretch_width")
     command = pn.pane.Markdown("", name="command")
@@ -54,10 +81,10 @@ def advisor_page():
             advice = callbacks.advise_roll(roll.value, kept.value, goal.value, k.value,
                                            points.value, against.value)  # fmt: skip
         except (ValueError, TypeError) as exc:
-            _show_error(error, exc)
+            errors.show(exc)
             best.object, table.object, command.object = "", None, ""  # no stale answer
             return
-        error.visible = False
+        errors.clear()
         best.object = f"### {advice.best}"
         table.object = advice.table
         command.object = f"The same at a command line:\n\n```\n{advice.command}\n```"
@@ -74,7 +101,8 @@ def advisor_page():
     goal.param.watch(show_goal_fields, "value")
     button.on_click(advise)
     advise()
-    form = pn.Column(roll, dice, kept, goal, k, points, against, button, error, width=340)
+    fields = errors.layout()
+    form = pn.Column(*fields[:2], dice, *fields[2:], button, errors.form, width=340)
     return pn.Row(form, pn.Column(best, table, command, sizing_mode="stretch_width"),
                   name="Dice advisor")  # fmt: skip
 
@@ -99,7 +127,7 @@ def explorer_page():
     button = pn.widgets.Button(label="Compare with the seed's rules", color="primary")
     progress = pn.indicators.Progress(label="computing", active=False, visible=False,
                                       sizing_mode="stretch_width")  # fmt: skip
-    error = _error_box()
+    errors = _Errors({})
     warning = pn.pane.Alert("", alert_type="warning", visible=False, sizing_mode="stretch_width")
     verdict = pn.pane.Markdown("", name="verdict", sizing_mode="stretch_width")
     table = pn.pane.DataFrame(None, name="card", index=True, sizing_mode="stretch_width")
@@ -116,16 +144,17 @@ def explorer_page():
     def build_form(event=None):
         fields.clear()
         fields.update({k.name: _knob_widget(k) for k in callbacks.knobs(game.value)})
-        form.objects = [game, *fields.values(), button, progress, warning, error]
+        errors.reset(fields)
+        form.objects = [game, *errors.layout(), button, progress, warning, errors.form]
 
     async def compare(event=None):
         values = {name: w.value for name, w in fields.items()}
-        error.visible = False
+        errors.clear()
         try:
             changed = callbacks.read_knobs(game.value, values)
             seconds = callbacks.card_estimate(game.value, changed)
         except (ValueError, TypeError) as exc:
-            _show_error(error, exc)
+            errors.show(exc)
             return
         asked = (game.value, tuple(sorted(map(repr, changed.items()))))
         if seconds > callbacks.CARD_BUDGET and latest.get("asked") != asked:
@@ -139,7 +168,7 @@ def explorer_page():
         try:
             result = await asyncio.to_thread(callbacks.explore, game.value, values)
         except (ValueError, TypeError, MemoryError, OSError) as exc:
-            _show_error(error, exc)
+            errors.show(exc)
             verdict.object, table.object, command.object = "", None, ""  # no stale card
             figure.visible = markdown_file.visible = csv_file.visible = False
             return

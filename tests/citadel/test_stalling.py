@@ -6,7 +6,7 @@ import pytest
 
 from citadel import Rules, solve_duel_game, solve_sides
 from citadel.resolve import resolve_reference
-from citadel.stalling import _chain, _Walk, stall_odds, stalling
+from citadel.stalling import _chain, _Walk, stall_odds, stalling, won_within
 from citadel.whole_game import check_solution
 from tabletop.seeding import as_generator
 
@@ -23,6 +23,19 @@ def duel_chain(sol):
     matrix with the plain reference resolution, then solved as an absorbing chain
     (Kemeny and Snell): a state the strategies repeat for sure is absorbing (a draw),
     as are N's and S's wins. Returns dicts state -> (P(N wins), P(S wins), rounds)."""
+    states, at, Q, R, stalled = duel_matrices(sol)
+    n = len(states)
+    Q[stalled] = 0.0  # absorbing: no more rounds, no score
+    fundamental = np.linalg.inv(np.eye(n) - Q)
+    wins = fundamental @ R
+    rounds = fundamental @ (~stalled).astype(float)
+    return {s: (wins[at[s], 0], wins[at[s], 1], rounds[at[s]]) for s in states}
+
+
+def duel_matrices(sol):
+    """The chain of :func:`duel_chain` before solving: the states, their positions, the
+    transition matrix Q between unfinished states, the matrix R of one-round wins (N's,
+    S's) and the states stalled for good (Q's diagonal 1)."""
     rules, space = sol.rules, sol.space
     r = rules.radius
     states = [(y, int(a), int(b)) for y in range(-r, r + 1)
@@ -51,11 +64,7 @@ def duel_chain(sol):
                            max(cs - res.pays[1] - res.fee[1], 0))  # fmt: skip
                     Q[at[s], at[nxt]] += pi * pj
     stalled = np.isclose(np.diag(Q), 1.0, rtol=0, atol=1e-12)
-    Q[stalled] = 0.0  # absorbing: no more rounds, no score
-    fundamental = np.linalg.inv(np.eye(n) - Q)
-    wins = fundamental @ R
-    rounds = fundamental @ (~stalled).astype(float)
-    return {s: (wins[at[s], 0], wins[at[s], 1], rounds[at[s]]) for s in states}
+    return states, at, Q, R, stalled
 
 
 @pytest.mark.parametrize("rules", DUELS, ids=lambda r: f"r{r.radius}c{r.capital}m{r.min_bid}"
@@ -180,3 +189,46 @@ def test_sides_draw_chance_matches_monte_carlo():
         mean = samples.mean()
         se = samples.std(ddof=1) / np.sqrt(samples.size)
         assert abs(mean - target) <= 4 * se, (mean, target, se)
+
+
+@pytest.mark.parametrize("rules", DUELS[:3], ids=lambda r: f"r{r.radius}c{r.capital}m{r.min_bid}")
+def test_won_within_matches_the_matrix_powers(rules):
+    """Wins within k rounds from the start: sum over t < k of Q^t R, with the chain
+    written out by the reference resolution; past every game's end, stall_odds'."""
+    sol = solve_duel_game(rules)
+    states, at, Q, R, _ = duel_matrices(sol)
+    start = at[(0, rules.capital, rules.capital)]
+    reached = np.zeros(len(states))
+    reached[start] = 1.0
+    wins = np.zeros(2)
+    for k in range(12):
+        assert won_within(sol, k) == pytest.approx(tuple(wins), abs=1e-12), k
+        wins = wins + reached @ R
+        reached = reached @ Q
+    odds = stall_odds(sol)
+    a, b = won_within(sol, 2000)
+    assert a == pytest.approx(odds.score_a, abs=1e-9)
+    assert b == pytest.approx(odds.score_b, abs=1e-9)
+
+
+@pytest.mark.slow
+def test_won_within_matches_simulated_sides_games():
+    """simulate_sides with max_rounds k against won_within(sol, k): the same event."""
+    from citadel.sides import simulate_sides
+
+    sol = solve_sides(Rules(radius=1, capital=20, bid_step=5), "NE")
+    for k in (2, 6):
+        a, b = won_within(sol, k)
+        played = simulate_sides(sol, 3000, seed=29 + k, max_rounds=k)
+        for samples, target in ((played["score_a"].to_numpy(), a),
+                                (played["score_b"].to_numpy(), b)):
+            se = samples.std(ddof=1) / np.sqrt(samples.size)
+            assert abs(samples.mean() - target) <= 4 * se, (k, samples.mean(), target, se)
+
+
+def test_won_within_bad_arguments():
+    sol = solve_duel_game(DUELS[0])
+    with pytest.raises(ValueError, match="rounds"):
+        won_within(sol, -1)
+    with pytest.raises(TypeError, match="sol must be a DuelGameSolution"):
+        won_within("solution", 3)

@@ -57,6 +57,8 @@ def test_rates_array_covers_every_reachable_stock():
         ({"start_gold": 10}, "start_gold must be below win_gold=10"),
         ({"start_doublons": -1}, "start_doublons must be 0..10000, got -1"),
         ({"votes_by_rank": (("captain", -1),)}, "votes_by_rank\\['captain'\\] must be 0..100"),
+        ({"votes_by_rank": ()}, r"votes_by_rank must name at least one rank, got \(\)"),
+        ({"votes_by_rank": (("captain", 1), ("captain", 2))}, "must name each rank once"),
     ],
 )
 def test_illegal_values_name_field_value_and_range(kwargs, message):

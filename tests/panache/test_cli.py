@@ -108,7 +108,8 @@ def test_sweep_of_simulations_is_seeded_and_resumes(capsys, tmp_path):
     children = np.random.SeedSequence(9).spawn(2)
     for row, n, child in zip(first, (2, 3), children, strict=True):
         agents = [Agent.heuristic()] * n
-        res = simulate_games(Rules(n_dice=3, start_points=6), agents, 200, seed=child)
+        res = simulate_games(Rules(n_dice=3, start_points=6, n_players=n), agents, 200,
+                             seed=child)  # fmt: skip
         assert row["seat_0_win"] == res.win_rates().loc[0, "win_rate"]
     assert first[0]["seat_2_win"] is None and first[1]["seat_2_win"] is not None
     stored = run_json(capsys, *argv, "--store", str(tmp_path))

@@ -13,7 +13,7 @@ from tests.conftest import P_FLOOR
 LINEUPS = {
     "heuristic-random": (Rules(start_points=15), [Agent.heuristic(), Agent.random()]),
     "three-heuristics": (
-        Rules(start_points=12, mp_stake_cap=10),
+        Rules(start_points=12, mp_stake_cap=10, n_players=3),
         [
             Agent.heuristic(),
             Agent.heuristic(target="weakest", mp="always"),
@@ -26,7 +26,7 @@ LINEUPS = {
         [Agent.heuristic(turn_policy="roger"), Agent.heuristic(turn_policy="nonnegative")],
     ),
     "no-counters-no-gain": (
-        Rules(start_points=12, counter_attacks=False, first_round_gain=False),
+        Rules(start_points=12, counter_attacks=False, first_round_gain=False, n_players=3),
         [Agent.random(), Agent.heuristic(target="random"), Agent.duel()],
     ),
 }

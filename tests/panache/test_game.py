@@ -1,3 +1,5 @@
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -6,6 +8,7 @@ from tabletop.stats import estimate_proportion
 from tests.conftest import Z_TOL
 
 SMALL = Rules(start_points=15)
+SMALL3 = Rules(start_points=15, n_players=3)
 HEURISTICS = [
     Agent.heuristic(),
     Agent.heuristic(target="weakest", mp="never"),
@@ -26,7 +29,7 @@ def test_solved_three_player_policy_wins_as_often_as_the_solve_says():
     # rules whose every class is solved exactly in pure decisions, three of them with an
     # exchange held at another of its equilibria: the agent's best replies (held
     # counters included) are the solution itself
-    rules = Rules(start_points=4, n_dice=2)
+    rules = Rules(start_points=4, n_dice=2, n_players=3)
     sol = solve_three(rules)
     assert sol.exact and not sol.held.empty
     assert (sol.classes["method"] != "mixed").all()
@@ -38,11 +41,12 @@ def test_solved_three_player_policy_wins_as_often_as_the_solve_says():
 
 
 def test_three_player_agent_in_other_games():
-    rules = Rules(start_points=6, n_dice=3)
+    rules = Rules(start_points=6, n_dice=3, n_players=3)
     # with heuristic rivals, and in a five-player game (the two strongest rivals)
     mixed = simulate_games(rules, [Agent.heuristic(), Agent.three(), Agent.random()], 3000,
                            seed=3)  # fmt: skip
-    five = simulate_games(rules, [Agent.three()] * 5, 3000, seed=4)
+    five = simulate_games(dataclasses.replace(rules, n_players=5), [Agent.three()] * 5, 3000,
+                          seed=4)  # fmt: skip
     for res in (mixed, five):
         assert (res.winners >= 0).all()
         assert (res.stats["turns"] > 0).all()
@@ -60,7 +64,7 @@ def test_solved_duel_guarantees_half_against_anyone(opponent):
 
 
 def test_tournament_tells_agents_of_one_name_apart():
-    table = tournament(SMALL, [Agent.random(), Agent.duel(), Agent.random()], 300, seed=2)
+    table = tournament(SMALL3, [Agent.random(), Agent.duel(), Agent.random()], 300, seed=2)
     assert list(table.index) == ["random #1", "duel", "random #2"]
     assert table["wins"].sum() == table["games"].iloc[0]  # every game has one winner
     # the two copies are the same player: their win rates agree within sampling error
@@ -71,7 +75,7 @@ def test_tournament_tells_agents_of_one_name_apart():
 
 
 def test_game_records_are_consistent():
-    res = simulate_games(Rules(), HEURISTICS, 5000, seed=3)
+    res = simulate_games(Rules(n_players=4), HEURISTICS, 5000, seed=3)
     n_players = len(HEURISTICS)
     for order, winner in zip(res.elimination_order, res.winners, strict=True):
         assert sorted(order) == list(range(n_players))
@@ -93,19 +97,19 @@ def test_game_records_are_consistent():
 
 
 def test_counter_attacks_off_means_none():
-    res = simulate_games(Rules(counter_attacks=False), HEURISTICS, 2000, seed=4)
+    res = simulate_games(Rules(counter_attacks=False, n_players=4), HEURISTICS, 2000, seed=4)
     assert res.stats["counters"].sum() == 0
 
 
 def test_twelve_players():
     agents = [Agent.heuristic(target=t) for t in ("leader", "weakest", "random")] * 4
-    res = simulate_games(Rules(), agents, 500, seed=2)
+    res = simulate_games(Rules(n_players=12), agents, 500, seed=2)
     assert res.elimination_order.shape == (500, 12)
     assert (res.winners >= 0).all()
 
 
 def test_bad_arguments():
-    with pytest.raises(ValueError, match=r"2\.\.999 seats"):
+    with pytest.raises(ValueError, match=r"agents: need 2 agents \(rules.n_players=2\), got 1"):
         simulate_games(Rules(), [Agent.random()], 10)
     with pytest.raises(TypeError, match=r"agents\[1\] must be a panache.Agent"):
         simulate_games(Rules(), [Agent.random(), "random"], 10)
@@ -133,7 +137,8 @@ def test_three_player_tables_are_sized_first_and_huge_ones_refused_at_once():
     assert three_tables_size(rules).nbytes >= peak_bytes(lambda: three_tables.__wrapped__(rules))
     refused_at_once(lambda: three_tables(Rules(start_points=400)), "start_points=400",
                     "turn policies")  # fmt: skip
-    refused_at_once(lambda: simulate_games(Rules(start_points=400), [Agent.three()] * 3, 10),
+    refused_at_once(lambda: simulate_games(Rules(start_points=400, n_players=3),
+                                           [Agent.three()] * 3, 10),
                     "three-player game tables")  # fmt: skip
     refused_at_once(lambda: simulate_games(Rules(), [Agent.random()] * 2, 10**12),
                     "n_games=1000000000000")  # fmt: skip
@@ -144,9 +149,9 @@ def test_batches_of_game_chunks_play_the_games_of_one_kernel_call(monkeypatch):
     import panache.game as game
 
     agents = [Agent.heuristic(), Agent.random(), Agent.heuristic()]
-    whole = simulate_games(Rules(), agents, 500, seed=3, chunk_size=32)
+    whole = simulate_games(Rules(n_players=3), agents, 500, seed=3, chunk_size=32)
     monkeypatch.setattr(game, "Chunks", lambda total, first: ((c, c + 1) for c in range(total)))
-    one_by_one = simulate_games(Rules(), agents, 500, seed=3, chunk_size=32)
+    one_by_one = simulate_games(Rules(n_players=3), agents, 500, seed=3, chunk_size=32)
     assert np.array_equal(whole.winners, one_by_one.winners)
     assert np.array_equal(whole.elimination_order, one_by_one.elimination_order)
     assert whole.stats.equals(one_by_one.stats)

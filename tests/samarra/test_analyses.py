@@ -85,3 +85,63 @@ def test_bad_input(cache):
         balance("3x3")
     with pytest.raises(ValueError, match="n_games must be >= 2, got 0"):
         balance(RULES, n_games=0, cache_dir=cache)
+
+
+def test_tournament_games_are_the_tournaments(table33):
+    from samarra import tournament
+    from samarra.agents import GreedyAgent, RandomAgent
+    from samarra.analyses import results_summary, tournament_games
+
+    agents = {"random": RandomAgent(), "greedy": GreedyAgent(),
+              "determinising": DeterminizingAgent(table33)}
+    pairings = [("random", "greedy"), ("determinising", "random"), ("greedy", "greedy")]
+    summary = tournament(RULES, agents, 30, seed=11, pairings=pairings)
+    games = tournament_games(RULES, agents, 30, seed=11, pairings=pairings)
+    assert list(games) == pairings
+    for pair, g in games.items():
+        row, s = summary.loc[pair], results_summary(g)
+        assert s["games"] == row["games"] == 30
+        assert s["black wins"] + s["draws"] + s["white wins"] == 30
+        for column in ("black wins", "draws", "white wins"):
+            assert s[column] / 30 == row[column]
+        assert (s["black wins low"], s["black wins high"]) == \
+            (row["black wins low"], row["black wins high"])
+        assert s["mean actions"] == row["mean actions"]
+        assert s["mean actions low"] < s["mean actions"] < s["mean actions high"] or \
+            g["actions"].nunique() == 1
+
+
+def test_results_summary_intervals():
+    import pandas as pd
+
+    from samarra.analyses import results_summary
+    from tabletop.stats import proportion_ci
+
+    rng = np.random.default_rng(3)
+    games = pd.DataFrame({"winner": rng.choice([-1, 0, 1], 500, p=[0.2, 0.3, 0.5]),
+                          "actions": rng.integers(1, 60, 500)})
+    s = results_summary(games)
+    for name, code in (("black wins", 0), ("draws", -1), ("white wins", 1)):
+        k = int((games["winner"] == code).sum())
+        assert s[name] == k
+        assert (s[f"{name} low"], s[f"{name} high"]) == proportion_ci(k, 500)
+    half = 1.96 * games["actions"].std(ddof=1) / 500**0.5
+    assert s["mean actions high"] - s["mean actions"] == pytest.approx(half, rel=1e-3)
+    with pytest.raises(ValueError, match="winner"):
+        results_summary(games.assign(winner=2))
+    with pytest.raises(TypeError, match="games"):
+        results_summary(games["winner"])
+    with pytest.raises(ValueError, match="at least 2"):
+        results_summary(games.iloc[:1])
+
+
+def test_tournament_games_bad_input():
+    from samarra.agents import RandomAgent
+    from samarra.analyses import tournament_games
+
+    with pytest.raises(ValueError, match="pairings"):
+        tournament_games(RULES, {"random": RandomAgent()}, 2, pairings=[("random", "x")])
+    with pytest.raises(ValueError, match="agents"):
+        tournament_games(RULES, {}, 2)
+    with pytest.raises(ValueError, match="n_games"):
+        tournament_games(RULES, {"random": RandomAgent()}, 0)

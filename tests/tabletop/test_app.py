@@ -7,6 +7,7 @@ and the command line it prints computes the same card.
 
 from __future__ import annotations
 
+import asyncio
 import re
 
 import pandas as pd
@@ -196,22 +197,84 @@ def _one(layout, kind, name=None):
     return found[0]
 
 
-def test_the_advisor_page_advises_and_shows_errors_beside_the_form():
+def _shown_errors(layout):
+    """The visible error boxes of ``layout``, each with the widget just above it."""
+    form = next(c for c in layout.select(pn.Column) if any(
+        isinstance(o, pn.pane.Alert) for o in c.objects))  # the form column  # fmt: skip
+    return [(form.objects[i - 1], o.object) for i, o in enumerate(form.objects)
+            if isinstance(o, pn.pane.Alert) and o.visible and o.alert_type == "danger"]
+
+
+def _click_async(button) -> None:
+    """Click ``button`` whose callback is a coroutine, inside an event loop of the test's
+    own that runs it to the end and is closed (Panel would open one and leave it open)."""
+
+    async def click():
+        button.clicks += 1
+        await asyncio.gather(*(asyncio.all_tasks() - {asyncio.current_task()}))
+
+    asyncio.run(click())
+
+
+def test_the_advisor_page_advises_and_shows_errors_beside_the_field():
     page = pages.advisor_page()
     table = _one(page, pn.pane.DataFrame)
     assert table.object.equals(callbacks.advise_roll("6 5 5 3 1").table)  # on opening
-    _one(page, pn.widgets.TextInput, "Dice rolled").value = "6 5 2"
-    _one(page, pn.widgets.TextInput, "Dice set aside earlier this turn").value = "6 6"
+    roll = _one(page, pn.widgets.TextInput, "Dice rolled")
+    kept = _one(page, pn.widgets.TextInput, "Dice set aside earlier this turn")
+    roll.value, kept.value = "6 5 2", "6 6"
     _one(page, pn.widgets.Select, "Play for").value = "zero"
     _one(page, pn.widgets.Button, "Advise").clicks += 1
     assert table.object.equals(callbacks.advise_roll("6 5 2", "6 6", "zero").table)
     assert "Keep 6 5 2 and stop" in _one(page, pn.pane.Markdown, "best").object
-    alert = _one(page, pn.pane.Alert)
-    assert not alert.visible
-    _one(page, pn.widgets.TextInput, "Dice rolled").value = "6 7"
+    assert _shown_errors(page) == []
+    roll.value = "6 7"
     _one(page, pn.widgets.Button, "Advise").clicks += 1
-    assert alert.visible and alert.object.startswith("error: roll: expected dice faces")
+    [(field, message)] = _shown_errors(page)
+    assert field is roll and message.startswith("error: roll: expected dice faces")
     assert table.object is None and _one(page, pn.pane.Markdown, "best").object == ""
+    roll.value, kept.value = "6 5 2", "6 6 6"  # six dice: the message names the roll first
+    _one(page, pn.widgets.Button, "Advise").clicks += 1
+    [(field, message)] = _shown_errors(page)
+    assert field is roll and message.startswith("error: roll and kept must hold")
+    roll.value, kept.value = "6 5 5 3 1", ""
+    _one(page, pn.widgets.Select, "Play for").value = "duel"
+    against = _one(page, pn.widgets.IntInput, "Your opponent's points")
+    against.value = 99
+    _one(page, pn.widgets.Button, "Advise").clicks += 1
+    [(field, message)] = _shown_errors(page)  # the roll's box is cleared
+    assert field is against and message.startswith("error: against must be")
+    against.value = 20
+    _one(page, pn.widgets.Button, "Advise").clicks += 1
+    assert _shown_errors(page) == [] and table.object is not None
+
+
+@pytest.mark.parametrize(("game", "knob", "value", "message"), [
+    ("citadel", "capital", 0, "error: capital must be"),
+    ("panache", "face_values", "1,2", "error: face_values must hold six ints"),
+    ("commander", "win_gold", -1, "error: win_gold"),
+])  # fmt: skip
+def test_the_explorer_shows_a_bad_knob_beside_its_field(game, knob, value, message):
+    page = pages.explorer_page()
+    _one(page, pn.widgets.Select, "Game").value = game
+    widget = next(w for w in page.select(pn.widgets.Widget)
+                  if w.name == knob or w.name.startswith(f"{knob}: "))  # fmt: skip
+    widget.value = value
+    _click_async(_one(page, pn.widgets.Button, "Compare with the seed's rules"))
+    [(field, shown)] = _shown_errors(page)
+    assert field is widget and shown.startswith(message)
+
+
+@pytest.mark.parametrize(("message", "names", "field"), [
+    ("roll: expected dice faces 1..6, got '7'", ["kept", "roll"], "roll"),
+    ("roll and kept must hold n_dice=5 dice together", ["kept", "roll"], "roll"),
+    ("k: a total of at least k needs k, got None", ["roll", "k"], "k"),
+    ("min_bid must be at most capital=100, got 200", ["capital", "min_bid"], "min_bid"),
+    ("n_dice must be 1..8, got 0", ["dice", "n_dice"], "n_dice"),  # whole words only
+    ("this card needs 40 GB", ["roll"], None),
+])  # fmt: skip
+def test_an_error_goes_beside_the_field_it_names_first(message, names, field):
+    assert callbacks.named_field(ValueError(message), names) == field
 
 
 def test_the_dice_buttons_type_the_roll():

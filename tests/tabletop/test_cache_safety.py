@@ -254,7 +254,8 @@ def case_simulate_games(workdir):
     from panache import Agent, simulate_games
 
     agents = [Agent.three(), Agent.duel(), Agent.heuristic()]
-    return simulate_games(_panache_rules(), agents, 300, seed=3)
+    rules = dataclasses.replace(_panache_rules(), n_players=3)  # one seat per agent
+    return simulate_games(rules, agents, 300, seed=3)
 
 
 def case_mp_stakes(workdir):

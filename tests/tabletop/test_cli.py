@@ -384,3 +384,24 @@ def test_a_closed_pipe_is_quiet(tmp_path):
     proc.wait(timeout=120)
     proc.stderr.close()
     assert proc.returncode in (0, 1) and err == "", err
+
+
+def test_a_long_card_announces_its_estimate_on_stderr_first(capsys):
+    """``balance`` / ``compare`` say how long a card's exact solves take before they
+    start, even when stderr is not a terminal (no bar then)."""
+    import citadel
+    import panache
+    from tabletop.cli import ANNOUNCE_SECONDS, announce_card
+
+    big = citadel.Rules(capital=300)
+    seconds = announce_card("citadel", "compare", [big, citadel.Rules()], {})
+    from citadel.analyses import card_seconds
+
+    assert seconds == card_seconds(big) + card_seconds(citadel.Rules()) >= ANNOUNCE_SECONDS
+    line = capsys.readouterr().err
+    assert line.startswith("python -m citadel compare: about ") and line.count("\n") == 1
+    assert "Ctrl-C stops it" in line
+    small = citadel.Rules(radius=1, capital=10, bid_step=5)
+    assert announce_card("citadel", "balance", [small], {}) < ANNOUNCE_SECONDS
+    assert announce_card("panache", "balance", [panache.Rules()], {}) == 0.0  # no estimate
+    assert capsys.readouterr().err == ""

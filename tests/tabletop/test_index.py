@@ -160,6 +160,8 @@ def test_command_line(tmp_path, capsys, monkeypatch):
     assert "--jobs must be at least 1, got 0" in capsys.readouterr().err
     assert main(["--report-dir", str(tmp_path / "missing"), "--no-balance"]) == 1
     assert capsys.readouterr().err == f"error: no report folder at {tmp_path / 'missing'}\n"
+    assert main(["--cards-only", "--report-dir", str(tmp_path / "missing")]) == 2  # no work
+    assert "--cards-only writes no report: drop --report-dir" in capsys.readouterr().err
 
 
 def test_cards_computed_two_at_a_time_are_those_computed_one_at_a_time():
