@@ -32,14 +32,20 @@ six live figures, ``n!/(n-6)!`` placements × 16 power flags; one dead figure,
 ``n!/(n-5)!`` × 16 (4 figures that can die × 2 flags of its partner × 2 of the enemy
 merchant); two dead, ``n!/(n-4)!`` × 9; all × 2 for the actions left. On 3 × 5
 (15 cells) that is ``(3 603 600·16 + 360 360·16 + 32 760·9) · 2 = 127.4 M`` states,
-on 3 × 4 24.5 M, on 3 × 3 2.5 M. The index is dense and perfect (no hashing, no
-search); it covers every position the rules allow, which includes positions no game
-reaches (e.g. all six figures back home after the powers were used), an overhead
-that buys O(1) indexing. One ``int16`` per state (255 MB on 3 × 5), which while
-solving also holds an open state's counter: about 0.26 GB, inside the 2 GB goal. The
-optional turn rules multiply the index: on 3 × 5 by 4.5 (``allow_pass``: 573 M
-entries), 3.8 (``no_repetition``: the undo tags of a figure's empty neighbours only,
-485 M) or 7.3 (both: 931 M entries, 1.86 GB while solving).
+on 3 × 4 24.5 M, on 3 × 3 2.5 M. The board's left-right mirror maps a state to one
+of the same value, and the index keeps one image of each (``samarra._kernels``,
+"Mirror images"): the servant stands left of the mirror axis or on it, ``H = 10`` of
+the 15 cells, so 2/3 of those states are entries (84.96 M on 3 × 5, 16.36 M on
+3 × 4, 1.65 M on 3 × 3), of which the copies on the axis that are stored as their
+mirror (a quarter of the entries) idle through the solve. The index is dense and perfect
+(no hashing, no search); it covers every position the rules allow, which includes
+positions no game reaches (e.g. all six figures back home after the powers were
+used), an overhead that buys O(1) indexing. One ``int16`` per entry (170 MB on
+3 × 5), which while solving also holds an open state's counter. The optional turn
+rules multiply the index: on 3 × 5 by 4.5 (``allow_pass``: 382 M entries), 3.5
+(``no_repetition``: the undo tags of a figure's empty neighbours only, the moves
+folded with their mirror images, 296 M) or 7.0 (both: 594 M entries, 1.19 GB while
+solving; 931 M and 1.86 GB without the mirror).
 
 **Algorithm.** Layered retrograde analysis: a first pass marks the states won in one
 action and counts every other state's distinct next states; then for
@@ -88,7 +94,7 @@ from tabletop.files import (
 from tabletop.frozen import freeze, same_fields
 from tabletop.validate import check_path
 
-FORMAT_VERSION = 2  # 2: the undo tags' compact numbering (samarra._kernels)
+FORMAT_VERSION = 3  # 2: the undo tags' compact numbering; 3: mirror images folded
 OUTCOMES = ("loss", "draw", "win")
 
 
@@ -96,7 +102,11 @@ OUTCOMES = ("loss", "draw", "win")
 class Geometry:
     """Arrays the kernels need for one board: neighbours, adjacency, the index layout.
 
-    The arrays are read-only (:attr:`n_infeasible` is cached from them). ``==``
+    ``mirror`` tells whether the index folds each state with its mirror image (see
+    ``samarra._kernels``); False gives the index of cache format 2. ``n_states`` is the
+    index's entries (:func:`n_entries`; the positions, :func:`n_states`, are those of
+    the index with ``mirror`` False). The arrays are
+    read-only (:attr:`n_infeasible` is cached from them). ``==``
     compares them.
     """
 
@@ -111,6 +121,7 @@ class Geometry:
     block_a: np.ndarray
     block_code: np.ndarray
     n_states: int
+    mirror: bool = True
 
     __eq__ = same_fields
 
@@ -153,9 +164,11 @@ def _first_tags(rules: Rules) -> tuple[int, int]:
     return undo0, pass0
 
 
-def geometry(rules: Rules) -> Geometry:
-    """Kernel arrays for the board of ``rules`` (see ``samarra._kernels``)."""
-    n = rules.n_cells
+def geometry(rules: Rules, mirror: bool = True) -> Geometry:
+    """Kernel arrays for the board of ``rules`` (see ``samarra._kernels``); with
+    ``mirror`` False, an index that keeps both mirror images of every state (the index
+    of cache format 2, kept to check the folded one against)."""
+    n, width = rules.n_cells, rules.width
     steps = np.full((n, 4), -1, dtype=np.int64)
     adj = np.zeros((n, n), dtype=np.bool_)
     for c in range(n):
@@ -163,6 +176,15 @@ def geometry(rules: Rules) -> Geometry:
             steps[c, i] = d
         for d in rules.neighbours(c):
             adj[c, d] = True
+    # the mirror: each cell's image, its side of the axis (all 0 without the mirror),
+    # the cells a servant of the index may stand on (all without it)
+    mirror_cell = np.array([c - c % width + width - 1 - c % width for c in range(n)], np.int64)
+    side = np.array([np.sign(2 * (c % width) - (width - 1)) if mirror else 0
+                     for c in range(n)], np.int64)  # fmt: skip
+    half_cell = np.flatnonzero(side <= 0).astype(np.int64)
+    half_digit = np.full(n, -1, np.int64)
+    half_digit[half_cell] = np.arange(half_cell.size)
+    h = half_cell.size
     offset = np.full(162, -1, dtype=np.int64)
     starts, blocks_a, codes = [], [], []
     total = 0
@@ -174,14 +196,30 @@ def geometry(rules: Rules) -> Geometry:
             starts.append(total)
             blocks_a.append(a)
             codes.append(code)
-            total += int(K.falling(n, k))
+            total += h * int(K.falling(n - 1, k - 1))  # the servant on one of ``h`` cells
         per_tag.append(total - first)
     undo0, pass0 = _first_tags(rules)
     tags_mid = 1 + 12 * rules.no_repetition + K.PASS_LIMIT * rules.allow_pass
     tags_start = K.PASS_LIMIT if rules.allow_pass else 1
     copies1 = 1 + K.PASS_LIMIT * rules.allow_pass  # the free and the pass tags
-    # the undo section: (status code, f) blocks of E edges x the other figures' ranks
+    # the undo section: (status code, f) blocks of E_C edges x the other figures' ranks;
+    # the edges that are first of their mirror pair or their own mirror come first
     edges = [(c, k) for c in range(n) for k in range(4) if steps[c, k] >= 0]
+    place = {edge: i for i, edge in enumerate(edges)}
+
+    def image(edge):
+        c, k = edge
+        there = int(mirror_cell[c])
+        return there, int(np.flatnonzero(steps[there] == mirror_cell[steps[c, k]])[0])
+
+    kind = [K.EDGE_FIRST if not mirror or place[image(e)] > i else
+            K.EDGE_SELF if place[image(e)] == i else K.EDGE_SECOND
+            for i, e in enumerate(edges)]  # fmt: skip
+    edges = [e for e, g in zip(edges, kind, strict=True) if g != K.EDGE_SECOND] + \
+            [e for e, g in zip(edges, kind, strict=True) if g == K.EDGE_SECOND]  # fmt: skip
+    kind = sorted(kind, key=lambda g: g == K.EDGE_SECOND)  # stable: the order above
+    n_canon = sum(g != K.EDGE_SECOND for g in kind)
+    place = {edge: i for i, edge in enumerate(edges)}
     edge_id = np.full(4 * n, -1, dtype=np.int64)
     for e, (c, k) in enumerate(edges):
         edge_id[4 * c + k] = e
@@ -195,12 +233,14 @@ def geometry(rules: Rules) -> Geometry:
             undo_start[3 * code + f] = first + undo_size
             alive = live is not None and (f == 0 or status[f - 1] != 2)
             if rules.no_repetition and alive:
-                undo_size += len(edges) * int(K.falling(n - 2, live - 1))
+                undo_size += n_canon * int(K.falling(n - 2, live - 1))
     header = np.array([tags_mid, tags_start, *per_tag, undo0, pass0, copies1, first,
-                       first + undo_size, len(edges)], dtype=np.int64)  # fmt: skip
+                       first + undo_size, len(edges), h, n_canon], dtype=np.int64)  # fmt: skip
     tables = [edge_id, np.array([c for c, _ in edges], np.int64),
               np.array([steps[c, k] for c, k in edges], np.int64),
-              np.array([k for _, k in edges], np.int64), undo_start]  # fmt: skip
+              np.array([k for _, k in edges], np.int64), undo_start, mirror_cell, side,
+              half_digit, half_cell, np.array(kind, np.int64),
+              np.array([place[image(e)] for e in edges], np.int64)]  # fmt: skip
     where = np.cumsum([K.L_HEADER] + [t.size for t in tables[:-1]])
     header = np.concatenate([header, where, np.zeros(K.L_HEADER - header.size - where.size,
                                                      np.int64)])  # fmt: skip
@@ -208,12 +248,16 @@ def geometry(rules: Rules) -> Geometry:
     geo = Geometry(n, rules.width, rules.length, steps, adj, offset, layout,
                    np.array(starts, np.int64), np.array(blocks_a, np.int64),
                    np.array(codes, np.int64),
-                   first + undo_size + tags_start * per_tag[1])  # fmt: skip
+                   first + undo_size + tags_start * per_tag[1], mirror)  # fmt: skip
     return freeze(geo)
 
 
 def n_states(rules: Rules) -> int:
-    """Size of the state index for ``rules``'s board.
+    """Number of positions the solved table covers for ``rules``'s board.
+
+    A state and its mirror image count as two positions, as in the index that keeps
+    both (``geometry(rules, mirror=False)``), though the table stores them in one
+    entry (:func:`n_entries`): the figure does not depend on the storage.
 
     Parameters
     ----------
@@ -224,7 +268,8 @@ def n_states(rules: Rules) -> int:
     Returns
     -------
     int
-        Entries of the solved table (:attr:`Table.dist`), one per state index.
+        Positions (states of the game, seen by the side to move) of the index;
+        the sum of :attr:`Table.counts`.
 
     Examples
     --------
@@ -232,12 +277,36 @@ def n_states(rules: Rules) -> int:
     (127436400, 24544080, 2473632)
     """
     rules = Rules.check(rules, default=False)
+    return geometry(rules, mirror=False).n_states
+
+
+def n_entries(rules: Rules) -> int:
+    """Entries of the solved table (:attr:`Table.dist`) for ``rules``'s board.
+
+    Parameters
+    ----------
+    rules : Rules
+        The board's size and the optional turn rules set the index.
+
+    Returns
+    -------
+    int
+        One entry per pair of mirror images (see ``samarra._kernels``, "Mirror
+        images"); fewer than :func:`n_states` positions.
+
+    Examples
+    --------
+    >>> n_entries(Rules()), n_entries(Rules(length=4)), n_entries(Rules(length=3))
+    (84957600, 16362720, 1649088)
+    """
+    rules = Rules.check(rules, default=False)
     return geometry(rules).n_states
 
 
 def state_of(position: Position) -> tuple[np.ndarray, np.ndarray, int, int]:
     """The kernel state (cells, status, actions left, tag) of ``position``, seen by its
-    mover (the tag: see ``samarra._kernels``)."""
+    mover and, where the index stores it so, in the mirror (the tag and the mirror
+    image: see ``samarra._kernels``)."""
     rules, me = position.rules, position.to_move
 
     def view(c):
@@ -266,7 +335,21 @@ def state_of(position: Position) -> tuple[np.ndarray, np.ndarray, int, int]:
             slots = rules.steps(view(position.cells[figure]))  # the kernels' steps
             if view(origin) in slots:
                 tag = undo0 + 4 * f + slots.index(view(origin))
-    return np.array(cells, np.int64), np.array(status, np.int64), a, tag
+    cells = np.array(cells, np.int64)
+    layout = _geometry(rules).layout
+    if K.mirrored(cells, a, tag, layout):
+        u = tag - undo0
+        if a == 1 and undo0 >= 0 and 0 <= u < 12:
+            e = layout[layout[K.L_EDGE_ID] + 4 * cells[u // 4] + u % 4]
+            e = layout[layout[K.L_EDGE_MIRROR] + e]
+            tag = undo0 + 4 * (u // 4) + int(layout[layout[K.L_EDGE_SLOT] + e])
+        cells = np.where(cells < 0, -1, layout[layout[K.L_MIRROR_CELL] + cells])
+    return cells, np.array(status, np.int64), a, tag
+
+
+@functools.lru_cache(maxsize=16)
+def _geometry(rules: Rules) -> Geometry:
+    return geometry(rules)
 
 
 def check_solvable(rules: Rules) -> Rules:
@@ -326,7 +409,7 @@ class Table:
     ----------
     rules : Rules
     dist : numpy.ndarray
-        One entry per state index (:func:`n_states`): +d a win in d actions, -d a loss
+        One entry per state index (:func:`n_entries`): +d a win in d actions, -d a loss
         in d, 0 a draw, for the side to move.
     geo : Geometry, optional
         The board's index layout (default: :func:`geometry` of ``rules``).
@@ -356,6 +439,7 @@ class Table:
         self.dist.flags.writeable = False
         self.geometry = geometry(rules) if geo is None else geo
         self._matched = self.rules  # the last rules object seen to match the table's
+        self._by_distance = None  # positions per distance, once computed
 
     def __eq__(self, other):
         if not isinstance(other, Table):
@@ -412,21 +496,13 @@ class Table:
                 + 3 * (2 if cells[mine + DEATH] < 0 else d_used[me])
                 + 9 * (2 if cells[theirs + MERCHANT] < 0 else m_used[1 - me])
                 + 27 * (2 if cells[theirs + DEATH] < 0 else d_used[1 - me]))  # fmt: skip
-        rank = 0
-        live: list[int] = []  # the live cells before this one, ascending
-        for c in seen:
-            if c >= 0:
-                # c's place among the cells not yet taken, in the factorial number system
-                rank = rank * (n - len(live)) + c - bisect.bisect_left(live, c)
-                bisect.insort(live, c)
         a = p.actions_left
-        plain = offset[(a - 1) * 81 + code] + rank
+        copy, f, e = 0, -1, -1  # the plain copy (tag), or the undo tag's figure and edge
         if a == 2:
-            tag = p.pass_run if allow_pass else 0
-            return layout[K.L_A2_START] + plain - layout[K.L_PLAIN1] + tag * layout[K.L_PLAIN2]
-        if allow_pass and (p.turn_passes or p.actions_played == 0):
-            return plain + (1 + p.pass_run) * layout[K.L_PLAIN1]
-        if no_repetition and p.last_move is not None:
+            copy = p.pass_run if allow_pass else 0
+        elif allow_pass and (p.turn_passes or p.actions_played == 0):
+            copy = 1 + p.pass_run
+        elif no_repetition and p.last_move is not None:
             figure, origin = p.last_move
             f = figure - 3 * me
             if 0 <= f < 3 and origin not in cells:
@@ -434,14 +510,42 @@ class Table:
                     origin = flip[origin]
                 here = seen[f]
                 if origin in steps[here]:
-                    return self._undo(seen, code, f, here, steps[here].index(origin))
-        return plain
+                    e = layout[layout[K.L_EDGE_ID] + 4 * here + steps[here].index(origin)]
+        # the stored image (samarra._kernels.mirrored): the edge's kind, else the first
+        # live figure off the axis
+        kind = layout[layout[K.L_EDGE_KIND] + e] if e >= 0 else K.EDGE_SELF
+        if kind == K.EDGE_SELF:
+            side = layout[K.L_SIDE]
+            mir = next((layout[side + c] > 0 for c in seen if c >= 0 and layout[side + c]),
+                       False)  # fmt: skip
+        else:
+            mir = kind == K.EDGE_SECOND
+        if mir:
+            there = layout[K.L_MIRROR_CELL]
+            seen = [c if c < 0 else layout[there + c] for c in seen]
+            if e >= 0:
+                e = layout[layout[K.L_EDGE_MIRROR] + e]
+        if e >= 0:
+            return self._undo(seen, code, f, e)
+        # the servant's digit over the cells it may stand on, then the factorial number
+        # system: each live cell's place among the cells not yet taken
+        alive = seen[0] >= 0  # but in a finished game
+        rank = layout[layout[K.L_HALF_DIGIT] + seen[0]] if alive else 0
+        live = [seen[0]] if alive else []  # the live cells before this one, ascending
+        for c in seen[1:]:
+            if c >= 0:
+                rank = rank * (n - len(live)) + c - bisect.bisect_left(live, c)
+                bisect.insort(live, c)
+        plain = offset[(a - 1) * 81 + code] + rank
+        if a == 2:
+            return layout[K.L_A2_START] + plain - layout[K.L_PLAIN1] + copy * layout[K.L_PLAIN2]
+        return plain + copy * layout[K.L_PLAIN1]
 
-    def _undo(self, seen, code: int, f: int, here: int, k: int) -> int:
+    def _undo(self, seen, code: int, f: int, e: int) -> int:
         """``samarra._kernels._undo_index`` in plain Python: the index of the mid-turn
-        state ``seen`` whose figure ``f`` on ``here`` came by step ``k``."""
+        state ``seen`` (the stored image) whose figure ``f`` came by edge ``e``."""
         n, layout = self._lookup[0], self._lookup[-1]
-        e = layout[layout[K.L_EDGE_ID] + 4 * here + k]
+        here = layout[layout[K.L_EDGE_CELL] + e]
         origin = layout[layout[K.L_EDGE_ORIGIN] + e]
         rank, placed = 0, 0
         taken = [here, origin] if here < origin else [origin, here]
@@ -511,28 +615,62 @@ class Table:
         best = max(key(v) for v in values.values())
         return [a for a, v in values.items() if key(v) == best]
 
+    def positions_by_distance(self) -> dict[int, int]:
+        """Positions per signed distance: ``+d`` won in ``d`` actions, ``-d`` lost in
+        ``d``, 0 drawn, for the side to move.
+
+        Each entry counts the positions of the unfolded index it stands for
+        (``samarra._kernels.entry_weight``: 2 for a state and its mirror image, 1 for a
+        state that is its own image, 0 for an idle copy on the mirror axis), so the
+        figures are those of ``geometry(rules, mirror=False)``'s table. Computed once
+        per table, without a copy of it.
+
+        Returns
+        -------
+        dict of int to int
+            Signed distance to the number of positions, in increasing order of
+            distance, distances with no position left out; the values sum to
+            :func:`n_states`.
+
+        Examples
+        --------
+        >>> table = solve(Rules(length=3))
+        >>> by_distance = table.positions_by_distance()
+        >>> sum(by_distance.values()) == n_states(Rules(length=3))
+        True
+        >>> sum(v for d, v in by_distance.items() if d > 0) == table.counts["win"]
+        True
+        """
+        if self._by_distance is None:
+            geo, dist = self.geometry, self.dist
+            top = max(int(dist.max()), -int(dist.min())) if dist.size else 0
+            hist = K.weighted_histogram(geo.mirror, top, geo.n, *geo.blocks, geo.layout, dist)
+            self._by_distance = {int(v) - top: int(hist[v]) for v in np.flatnonzero(hist)}
+        return dict(self._by_distance)
+
     @property
     def counts(self) -> dict[str, int]:
-        """Number of states won, lost and drawn for the side to move (every entry of the
-        index is a state of the game)."""
-        wins = int(np.count_nonzero(self.dist > 0))
-        losses = int(np.count_nonzero(self.dist < 0))
-        draws = self.dist.size - wins - losses
-        return {"win": wins, "loss": losses, "draw": draws}
+        """Number of positions won, lost and drawn for the side to move: a state and its
+        mirror image, which share an entry, count as two (see
+        :meth:`positions_by_distance`); the sum is :func:`n_states`."""
+        by_distance = self.positions_by_distance()
+        wins = sum(v for d, v in by_distance.items() if d > 0)
+        losses = sum(v for d, v in by_distance.items() if d < 0)
+        return {"win": wins, "loss": losses, "draw": by_distance.get(0, 0)}
 
 
 def solve_size(rules: Rules, cache: bool = True) -> Estimate:
     """Peak memory and time of solving ``rules`` (:func:`solve`), from the rules alone.
 
-    Solving holds the ``int16`` table, whose open entries are also the counters (2
-    bytes a state); storing the table in the cache serialises it twice more, in
-    memory, before the atomic write (6 bytes a state then). The time is the index
+    Solving holds the ``int16`` table (:func:`n_entries`), whose open entries are also
+    the counters (2 bytes an entry); storing the table in the cache serialises it twice more, in
+    memory, before the atomic write (6 bytes an entry then). The time is the index
     size over the rate measured on 3 × 5 (``samarra.analyses.SOLVE_RATE``).
 
     Examples
     --------
     >>> est = solve_size(Rules(length=3), cache=False)
-    >>> est.nbytes == 2 * n_states(Rules(length=3))
+    >>> est.nbytes == 2 * n_entries(Rules(length=3))
     True
     """
     from samarra.analyses import SOLVE_RATE
@@ -543,7 +681,7 @@ def solve_size(rules: Rules, cache: bool = True) -> Estimate:
     knobs = {"width": rules.width, "length": rules.length, "allow_pass": rules.allow_pass,
              "no_repetition": rules.no_repetition}  # fmt: skip
     return Estimate("samarra.solve", per_state * n, knobs, n / SOLVE_RATE,
-                    f"{n:,} states x {per_state} bytes")  # fmt: skip
+                    f"{n:,} entries x {per_state} bytes")  # fmt: skip
 
 
 #: Whether the running solve shows its bar (set by :func:`solve` around ``_build``).
@@ -580,6 +718,10 @@ def _build(rules: Rules, geo: Geometry) -> np.ndarray:
                 bar.update(min(n, hi * K.CHUNK) - lo * K.CHUNK)
             if not found:
                 K.close_kernel(dist)
+                if geo.mirror and rules.width % 2:  # idle copies on the mirror axis
+                    for lo, hi in Chunks(n_chunks, first=64):
+                        K.mirror_fill(lo * K.CHUNK, min(n, hi * K.CHUNK), geo.n,
+                                      *geo.blocks, geo.offset, geo.layout, dist)  # fmt: skip
                 return dist
             d += 1
 
@@ -609,7 +751,14 @@ def save_table(path, rules: Rules, dist: np.ndarray) -> Path:
 
 
 def load_table(path, rules: Rules, n: int) -> np.ndarray | None:
-    """The table stored at ``path`` if it is whole and matches ``rules``; else None."""
+    """The table stored at ``path`` if it is whole and matches ``rules``; else None.
+
+    ``n`` is the table's length, :func:`n_entries`; the positions it stands for,
+    :func:`n_states`, are accepted too (the figure callers passed when every position
+    had its entry). Any other ``n`` gives None."""
+    entries = _geometry(rules).n_states
+    if n != entries and n != n_states(rules):
+        return None
     try:
         with open(path, "rb") as handle, np.load(handle, allow_pickle=False) as data:
             if set(data.files) != {"dist", "format_version", "key", "checksum"}:
@@ -619,7 +768,7 @@ def load_table(path, rules: Rules, n: int) -> np.ndarray | None:
             if str(data["key"]) != rules.solver_key():
                 return None
             dist = data["dist"]
-            if dist.dtype != np.int16 or dist.shape != (n,):
+            if dist.dtype != np.int16 or dist.shape != (entries,):
                 return None
             if int(data["checksum"]) != _checksum(dist):
                 return None

@@ -13,7 +13,17 @@ from hypothesis import strategies as st
 
 from samarra import Position, Rules, apply_action, legal_actions, start_position
 from samarra import _kernels as K
-from samarra.solve import geometry, load_table, n_states, save_table, solve, state_of
+from samarra._kernels import L_A2_START, L_PLAIN2, L_TAGS2
+from samarra.solve import (
+    Table,
+    geometry,
+    load_table,
+    n_entries,
+    n_states,
+    save_table,
+    solve,
+    state_of,
+)
 from tests.samarra.brute import explicit_graph, minimax_values
 from tests.samarra.strategies import random_play
 
@@ -59,15 +69,41 @@ def index_of(geo, position):
 
 
 def test_state_counts():
-    # 15 cells: (15!/9! * 16 + 15!/10! * 16 + 15!/11! * 9) * 2, see samarra.solve
-    assert n_states(Rules()) == (3603600 * 16 + 360360 * 16 + 32760 * 9) * 2
-    assert n_states(Rules(length=4)) == (665280 * 16 + 95040 * 16 + 11880 * 9) * 2
+    # 15 cells: (15!/9! * 16 + 15!/10! * 16 + 15!/11! * 9) * 2 states, see samarra.solve;
+    # the mirror keeps the servant on 10 of the 15 cells (2 of the 3 columns)
+    assert geometry(Rules(), mirror=False).n_states == (3603600 * 16 + 360360 * 16
+                                                        + 32760 * 9) * 2  # fmt: skip
+    assert n_entries(Rules()) == (3603600 * 16 + 360360 * 16 + 32760 * 9) * 2 * 10 // 15
+    assert geometry(Rules(length=4), mirror=False).n_states == (665280 * 16 + 95040 * 16
+                                                                + 11880 * 9) * 2  # fmt: skip
+    assert n_entries(Rules(length=4)) == (665280 * 16 + 95040 * 16 + 11880 * 9) * 2 * 8 // 12
+    # an even width has no axis: exactly half the states
+    assert n_entries(Rules(width=4, length=3)) * 2 == geometry(Rules(width=4, length=3),
+                                                               mirror=False).n_states
+    # the positions are those of the index that keeps both images, whatever the storage
+    for knobs in ({}, {"length": 4}, {"length": 3, "allow_pass": True, "no_repetition": True},
+                  {"width": 4, "length": 3, "no_repetition": True}):
+        rules = Rules(**knobs)
+        assert n_states(rules) == geometry(rules, mirror=False).n_states
+        assert n_entries(rules) == geometry(rules).n_states == solve_size_entries(rules)
 
 
-def _undo_states(n, steps):
+def solve_size_entries(rules):
+    from samarra.solve import solve_size
+
+    return solve_size(rules, cache=False).nbytes // 2
+
+
+def _mirror(rules, c):
+    return c - c % rules.width + rules.width - 1 - c % rules.width
+
+
+def _undo_states(rules, n, steps, mirror=False):
     """Mid-turn states with an undo tag naming an empty cell, counted over placements:
     for every status and every live figure of mine, each of its cells and each step
-    from it to a cell that the other live figures leave empty."""
+    from it to a cell that the other live figures leave empty; under the mirror, the
+    moves ``c <- o`` that come first of themselves and their image (``(c, o)`` before
+    the image's ``(c', o')``)."""
     from samarra.solve import _status_codes
 
     total = 0
@@ -79,17 +115,22 @@ def _undo_states(n, steps):
             # f on c, its origin o empty: the other live - 1 figures on the n - 2 left
             for c in range(n):
                 for o in steps[c]:
-                    if o >= 0:
+                    if o >= 0 and (not mirror or (c, o) <= (_mirror(rules, c),
+                                                             _mirror(rules, o))):
                         total += math.perm(n - 2, live - 1)
     return total
 
 
 def test_the_undo_section_holds_only_feasible_states():
     """Every entry of the compact undo section decodes to a feasible state, and every
-    feasible undo tag of every plain mid-turn state is in the index (3 x 3, exhaustive)."""
-    geo = geometry(Rules(length=3, no_repetition=True))
-    assert K.infeasible_count(geo.n, geo.steps, geo.layout, *geo.blocks) == 0
-    plain = geometry(Rules(length=3))
+    feasible undo tag of every plain mid-turn state is in the index (3 x 3, exhaustive;
+    the index that keeps both mirror images)."""
+    rules = Rules(length=3, no_repetition=True)
+    for mirror in (False, True):
+        geo = geometry(rules, mirror)
+        assert K.infeasible_count(geo.n, geo.steps, geo.layout, *geo.blocks) == 0
+    geo = geometry(rules, mirror=False)
+    plain = geometry(Rules(length=3), mirror=False)
     assert _feasible_undo_tags(plain, geo) == geo.n_states - plain.n_states
 
 
@@ -117,15 +158,75 @@ def _feasible_undo_tags(plain, geo):
     return total
 
 
+@numba.njit
+def _read_folded(n, block_start, block_a, block_code, full_layout, offset, layout, seen,
+                 full_dist, folded_dist):  # fmt: skip
+    """Read every state of the index that keeps both mirror images in the folded one:
+    ``seen[t]`` counts the states read at entry ``t``; with the two tables (else empty
+    arrays), returns the number of states whose entries differ."""
+    cells, status = np.empty(6, np.int64), np.empty(4, np.int64)
+    differ = 0
+    for s in range(full_layout[L_A2_START] + full_layout[L_TAGS2] * full_layout[L_PLAIN2]):
+        a, tag = K.decode(s, n, block_start, block_a, block_code, full_layout, cells, status)
+        t = K.encode(cells, status, a, tag, n, offset, layout)
+        seen[t] += 1
+        if full_dist.size and full_dist[s] != folded_dist[t]:
+            differ += 1
+    return differ
+
+
+@numba.njit
+def _idle(n, block_start, block_a, block_code, layout, idle, weight):
+    """``idle[t]``: entry ``t`` holds a state the index reads at its mirror image;
+    ``weight[t]``: the positions ``entry_weight`` says it stands for."""
+    cells, status = np.empty(6, np.int64), np.empty(4, np.int64)
+    for t in range(idle.size):
+        a, tag = K.decode(t, n, block_start, block_a, block_code, layout, cells, status)
+        idle[t] = K.mirrored(cells, a, tag, layout)
+        weight[t] = K.entry_weight(cells, a, tag, layout)
+
+
+def _folded_reads(full, folded, full_dist=None, folded_dist=None):
+    seen, idle = np.zeros(folded.n_states, np.int64), np.zeros(folded.n_states, np.bool_)
+    empty = np.zeros(0, np.int16)
+    differ = _read_folded(full.n, *full.blocks, full.layout, folded.offset, folded.layout,
+                          seen, empty if full_dist is None else full_dist,
+                          empty if folded_dist is None else folded_dist)  # fmt: skip
+    weight = np.zeros(folded.n_states, np.int64)
+    _idle(folded.n, *folded.blocks, folded.layout, idle, weight)
+    return seen, idle, differ, weight
+
+
+@pytest.mark.parametrize("width", [3, 4])
+def test_the_folded_index_holds_each_state_with_its_mirror_image(width):
+    """Every state of the index that keeps both images is read at an entry that holds
+    it and its mirror image (twice, once on the axis), every entry but the idle copies
+    is read, and the idle copies are the entries ``mirrored`` names (exhaustive)."""
+    rules = Rules(width=width, length=3, allow_pass=True, no_repetition=True)
+    full, folded = geometry(rules, mirror=False), geometry(rules)
+    seen, idle, _, weight = _folded_reads(full, folded)
+    assert ((seen == 0) == idle).all()
+    assert (weight == seen).all()  # each entry's weight: the positions read at it
+    assert set(np.unique(seen[~idle]).tolist()) <= {1, 2}
+    assert seen.sum() == full.n_states
+    if width % 2 == 0:
+        assert not idle.any() and (seen == 2).all()  # no axis: exactly half
+    else:
+        assert 0 < idle.sum() < folded.n_states // 3
+
+
+@pytest.mark.parametrize("mirror", [True, False])
 @pytest.mark.parametrize("length", [3, 4, 5])
 @pytest.mark.parametrize(("allow_pass", "no_repetition"), [(0, 0), (1, 0), (0, 1), (1, 1)])
-def test_index_round_trip(length, allow_pass, no_repetition):
+def test_index_round_trip(length, allow_pass, no_repetition, mirror):
     rules = Rules(length=length, allow_pass=bool(allow_pass), no_repetition=bool(no_repetition))
-    geo = geometry(rules)
-    plain = geometry(Rules(length=length)).n_states // 2  # states per tag at each ``a``
+    geo = geometry(rules, mirror)
+    # states per tag at each ``a``
+    plain = geometry(Rules(length=length), mirror).n_states // 2
     # the free and pass tags, the runs at a turn's start, and the feasible undo tags
     copies = 1 + 4 * allow_pass + (4 if allow_pass else 1)
-    assert geo.n_states == plain * copies + no_repetition * _undo_states(geo.n, geo.steps)
+    assert geo.n_states == plain * copies + no_repetition * _undo_states(rules, geo.n,
+                                                                        geo.steps, mirror)
     rng = np.random.default_rng(length)
     tags = set()
     for index in [0, geo.n_states - 1, *rng.integers(0, geo.n_states, 3000)]:
@@ -134,7 +235,16 @@ def test_index_round_trip(length, allow_pass, no_repetition):
         live = cells[cells >= 0]
         assert len(set(live.tolist())) == live.size and live.max() < geo.n
         assert 0 <= tag < geo.tags(a)
-        assert K.encode(cells, status, a, tag, geo.n, geo.offset, geo.layout) == index
+        back = K.encode(cells, status, a, tag, geo.n, geo.offset, geo.layout)
+        if not K.mirrored(cells, a, tag, geo.layout):
+            assert back == index
+            continue
+        # an idle copy: read at its mirror image, stored elsewhere
+        assert mirror and back != index
+        image = decode(geo, int(back))
+        assert image[0].tolist() == [-1 if c < 0 else _mirror(rules, c) for c in cells]
+        assert image[1].tolist() == status.tolist() and image[2] == a
+        assert not K.mirrored(image[0], a, image[3], geo.layout)
     assert len(tags) == geo.tags(1) + geo.tags(2)
 
 
@@ -164,8 +274,9 @@ def test_predecessors_invert_the_actions(knobs, seed):
     rng = np.random.default_rng(seed)
     for index in rng.integers(0, geo.n_states, 20):
         index = int(index)
-        if not is_feasible(geo, index):
-            continue
+        cells, _, a, tag = decode(geo, index)
+        if not is_feasible(geo, index) or K.mirrored(cells, a, tag, geo.layout):
+            continue  # an idle copy (the index reads that state at its mirror image)
         for q in kernel_actions(rules, geo, index)[0]:
             assert is_feasible(geo, q)
             assert index in kernel_predecessors(rules, geo, q)
@@ -218,6 +329,65 @@ def test_table_matches_plain_minimax_on_endgames(knobs, dead, used, cache):
     assert {v > 0 for v in values.values()} == {True, False}  # wins and non-wins both occur
     for p, v in values.items():
         assert table.raw(p) == v, str(p)
+
+
+@pytest.mark.parametrize(
+    "knobs",
+    [
+        {"length": 3},
+        {"length": 3, "allow_pass": True, "no_repetition": True},
+        pytest.param({"length": 3, "adjacency": "king", "auto_death": True,
+                      "no_repetition": True}, marks=pytest.mark.slow),
+        pytest.param({"width": 4, "length": 3, "win_on_arrival_only": True,
+                      "allow_pass": True}, marks=pytest.mark.slow),
+        pytest.param({"length": 4, "allow_pass": True, "no_repetition": True},
+                     marks=pytest.mark.slow),
+    ],
+)
+def test_the_folded_table_gives_every_state_its_unfolded_value(knobs):
+    """Solved with the index that keeps both mirror images (cache format 2) and with the
+    folded one, every state of the game has one value and distance (exhaustive)."""
+    solve_module = importlib.import_module("samarra.solve")
+    rules = Rules(**knobs)
+    full, folded = geometry(rules, mirror=False), geometry(rules)
+    full_dist = solve_module._build(rules, full)
+    folded_dist = solve(rules, cache=False).dist
+    seen, _, differ, _ = _folded_reads(full, folded, full_dist, folded_dist)
+    assert differ == 0 and seen.sum() == full_dist.size
+    assert (full_dist != 0).any() and (full_dist == 0).any()
+
+
+@pytest.mark.parametrize(
+    "knobs",
+    [
+        {"length": 3},
+        {"length": 3, "allow_pass": True},
+        {"length": 3, "no_repetition": True},
+        {"length": 3, "allow_pass": True, "no_repetition": True},
+        pytest.param({"width": 4, "length": 3, "no_repetition": True},
+                     marks=pytest.mark.slow),  # no axis: every entry is two positions
+        pytest.param({"length": 4}, marks=pytest.mark.slow),
+    ],
+)
+def test_the_folded_table_counts_the_positions_of_the_unfolded_one(knobs):
+    """The published figures (positions won, lost and drawn, positions per distance)
+    do not depend on the storage: the folded table, whose entries stand for a state and
+    its mirror image, gives those of the table that keeps both images (exhaustive)."""
+    solve_module = importlib.import_module("samarra.solve")
+    rules = Rules(**knobs)
+    full_geo = geometry(rules, mirror=False)
+    full = Table(rules, solve_module._build(rules, full_geo), full_geo)
+    folded = solve(rules, cache=False)
+    assert folded.dist.size < full.dist.size == n_states(rules)
+    values, sizes = np.unique(full.dist, return_counts=True)
+    by_distance = dict(zip(values.tolist(), sizes.tolist(), strict=True))
+    assert full.positions_by_distance() == by_distance
+    assert folded.positions_by_distance() == by_distance
+    assert folded.counts == full.counts == {
+        "win": int((full.dist > 0).sum()), "loss": int((full.dist < 0).sum()),
+        "draw": int((full.dist == 0).sum())}  # fmt: skip
+    assert sum(folded.counts.values()) == n_states(rules)
+    assert len(by_distance) > 3  # several distances: a histogram that could differ
 
 
 @pytest.mark.parametrize("name", ["table33", "table34", "table33_optional"])
