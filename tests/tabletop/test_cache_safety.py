@@ -193,6 +193,13 @@ def case_geometry(workdir):
     return geo, geo.n_infeasible
 
 
+def case_folded_geometry(workdir):
+    """The folded index the plain-Python lookups share (one per rules)."""
+    from samarra.solve import _geometry
+
+    return _geometry(_samarra_rules())
+
+
 def case_samarra_solve(workdir):
     """Built and written on the first call, read back from disk on the next ones."""
     from samarra import solve
@@ -286,6 +293,7 @@ COVERED = {
     "panache.three:_round_one.<locals>.after_second": case_solve_three,
     "samarra.solve:Geometry.n_infeasible": case_geometry,
     "samarra.solve:load_table": case_samarra_solve,
+    "samarra.solve:_geometry": case_folded_geometry,
     "tabletop.sweep:_Store.read": case_sweep_store,
     "samarra.analyses:horizon_row": case_horizon_row,
     "tabletop.balance:cached_balance": case_cached_balance,
