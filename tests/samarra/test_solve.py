@@ -341,7 +341,7 @@ def test_table_matches_plain_minimax_on_endgames(knobs, dead, used, cache):
         pytest.param({"width": 4, "length": 3, "win_on_arrival_only": True,
                       "allow_pass": True}, marks=pytest.mark.slow),
         pytest.param({"length": 4, "allow_pass": True, "no_repetition": True},
-                     marks=pytest.mark.slow),
+                     marks=pytest.mark.large),
     ],
 )
 def test_the_folded_table_gives_every_state_its_unfolded_value(knobs):
@@ -365,8 +365,8 @@ def test_the_folded_table_gives_every_state_its_unfolded_value(knobs):
         {"length": 3, "no_repetition": True},
         {"length": 3, "allow_pass": True, "no_repetition": True},
         pytest.param({"width": 4, "length": 3, "no_repetition": True},
-                     marks=pytest.mark.slow),  # no axis: every entry is two positions
-        pytest.param({"length": 4}, marks=pytest.mark.slow),
+                     marks=pytest.mark.large),  # no axis: every entry is two positions
+        pytest.param({"length": 4}, marks=pytest.mark.large),
     ],
 )
 def test_the_folded_table_counts_the_positions_of_the_unfolded_one(knobs):
