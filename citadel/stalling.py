@@ -162,66 +162,55 @@ class _Walk:
         ix, iy, a, b = (int(v) for v in index)
         return (ix - r, iy - r, int(sp.levels[0][a]), int(sp.levels[1][b]))
 
-    def table(self, key):
-        """``rows, cols, next (list of keys or None), ends (bool), score_a, score_b,
-        loop`` of the state's legal order pairs (matrices of shape (rows, cols))."""
+    def _step(self, key, block):
+        """Where the order pairs ``block`` (an ``np.ix_`` of rows and columns) lead from
+        ``key``: ``after`` (the next state's components, arrays over the block), ``ends``,
+        ``score_a``, ``score_b`` and ``loop`` (the pair leaves the state unchanged)."""
         sp, rules = self.space, self.sol.rules
         if self.duel:
             y, cn, cs = key
-            rows, cols = sp.legal(0, cn), sp.legal(1, cs)
-            block = np.ix_(rows, cols)
             y2 = y + sp.dy[block]
             cn2 = np.maximum(cn - sp.cost_n[block], 0)
             cs2 = np.maximum(cs - sp.cost_s[block], 0)
-            r = rules.radius
-            score_a = (y2 > r).astype(float)
-            score_b = (y2 < -r).astype(float)
+            score_a = (y2 > rules.radius).astype(float)
+            score_b = (y2 < -rules.radius).astype(float)
             ends = (score_a + score_b) > 0
             loop = (y2 == y) & (cn2 == cn) & (cs2 == cs)
-            nxt = np.stack([y2, cn2, cs2], axis=-1)
-        else:
-            x, y, ca, cb = key
-            rows, cols = sp.legal(0, ca), sp.legal(1, cb)
-            block = np.ix_(rows, cols)
-            x2, y2 = pawn_moves(rules, x, y, sp.dx[block], sp.dy[block])
-            ca2 = np.maximum(ca - sp.cost[0][block], 0)
-            cb2 = np.maximum(cb - sp.cost[1][block], 0)
-            score_a, ends = exit_scores(rules, x2, y2, side_weights(sp, (1.0, 0.0)))
-            score_b, _ = exit_scores(rules, x2, y2, side_weights(sp, (0.0, 1.0)))
-            loop = (x2 == x) & (y2 == y) & (ca2 == ca) & (cb2 == cb)
-            nxt = np.stack([x2, y2, ca2, cb2], axis=-1)
-        return rows, cols, nxt, ends, score_a, score_b, loop
+            return (y2, cn2, cs2), ends, score_a, score_b, loop
+        x, y, ca, cb = key
+        x2, y2 = pawn_moves(rules, x, y, sp.dx[block], sp.dy[block])
+        ca2 = np.maximum(ca - sp.cost[0][block], 0)
+        cb2 = np.maximum(cb - sp.cost[1][block], 0)
+        score_a, ends = exit_scores(rules, x2, y2, side_weights(sp, (1.0, 0.0)))
+        score_b, _ = exit_scores(rules, x2, y2, side_weights(sp, (0.0, 1.0)))
+        loop = (x2 == x) & (y2 == y) & (ca2 == ca) & (cb2 == cb)
+        return (x2, y2, ca2, cb2), ends, score_a, score_b, loop
+
+    def table(self, key):
+        """``rows, cols, next (list of keys or None), ends (bool), score_a, score_b,
+        loop`` of the state's legal order pairs (matrices of shape (rows, cols))."""
+        sp = self.space
+        capitals = key[-2:]
+        rows, cols = sp.legal(0, capitals[0]), sp.legal(1, capitals[1])
+        after, ends, score_a, score_b, loop = self._step(key, np.ix_(rows, cols))
+        return rows, cols, np.stack(after, axis=-1), ends, score_a, score_b, loop
 
     def support(self, key):
         """``x, y, later, ends, score_a, score_b, loop`` over the pairs of the solution's
         supports at ``key`` only (those with a chance): ``x``, ``y`` the two sides'
         probabilities, ``later`` the index arrays of the states the pairs lead to (valid
         where the pair does not end the game), the rest as in :meth:`table`."""
-        sp, rules = self.space, self.sol.rules
-        r = rules.radius
+        sp, r = self.space, self.sol.rules.radius
         acts_a, x = (np.asarray(v) for v in self.sol.row[key])
         acts_b, y = (np.asarray(v) for v in self.sol.column[key])
-        block = np.ix_(acts_a, acts_b)
+        after, ends, score_a, score_b, loop = self._step(key, np.ix_(acts_a, acts_b))
         if self.duel:
-            y0, cn, cs = key
-            y2 = y0 + sp.dy[block]
-            cn2 = np.maximum(cn - sp.cost_n[block], 0)
-            cs2 = np.maximum(cs - sp.cost_s[block], 0)
-            score_a = (y2 > r).astype(float)
-            score_b = (y2 < -r).astype(float)
-            ends = (score_a + score_b) > 0
-            loop = (y2 == y0) & (cn2 == cn) & (cs2 == cs)
+            y2, cn2, cs2 = after
             later = (np.clip(y2 + r, 0, 2 * r), sp.level_of[cn2], sp.level_of[cs2])
         else:
-            x0, y0, ca, cb = key
-            x2, y2 = pawn_moves(rules, x0, y0, sp.dx[block], sp.dy[block])
-            ca2 = np.maximum(ca - sp.cost[0][block], 0)
-            cb2 = np.maximum(cb - sp.cost[1][block], 0)
-            score_a, ends = exit_scores(rules, x2, y2, side_weights(sp, (1.0, 0.0)))
-            score_b, _ = exit_scores(rules, x2, y2, side_weights(sp, (0.0, 1.0)))
-            loop = (x2 == x0) & (y2 == y0) & (ca2 == ca) & (cb2 == cb)
+            x2, y2, ca2, cb2 = after
             later = (np.clip(x2 + r, 0, 2 * r), np.clip(y2 + r, 0, 2 * r),
-                     sp.level_of[0][ca2], sp.level_of[1][cb2])
+                     sp.level_of[0][ca2], sp.level_of[1][cb2])  # fmt: skip
         return x, y, later, ends, score_a, score_b, loop
 
     def strategy(self, key, rows, cols):

@@ -132,6 +132,16 @@ def _live_mask(status):
 
 
 @jit
+def _n_live(dead_mask):
+    """Number of live figures (of the six) given the bit mask of the dead ones."""
+    k = 0
+    for i in range(6):
+        if not (dead_mask >> i) & 1:
+            k += 1
+    return k
+
+
+@jit
 def _seen(cells, i, mir, layout):
     """Cell of figure ``i``, in the mirror when ``mir`` (-1 dead)."""
     c = cells[i]
@@ -284,11 +294,7 @@ def decode(index, n, block_start, block_a, block_code, layout, cells, status):
         f = b % 3
         _status_of(code, status)
         dead_mask = _live_mask(status)
-        k = 0
-        for i in range(6):
-            if not (dead_mask >> i) & 1:
-                k += 1
-        per_edge = falling(n - 2, k - 1)
+        per_edge = falling(n - 2, _n_live(dead_mask) - 1)
         rank = index - layout[first + b]
         e = rank // per_edge
         c = layout[layout[L_EDGE_CELL] + e]
@@ -304,11 +310,7 @@ def decode(index, n, block_start, block_a, block_code, layout, cells, status):
     b = np.searchsorted(block_start, index, side="right") - 1
     _status_of(block_code[b], status)
     dead_mask = _live_mask(status)
-    k = 0
-    for i in range(6):
-        if not (dead_mask >> i) & 1:
-            k += 1
-    per_cell = falling(n - 1, k - 1)
+    per_cell = falling(n - 1, _n_live(dead_mask) - 1)
     rank = index - block_start[b]
     top = rank // per_cell
     cells[0] = layout[layout[L_HALF_CELL] + top]
