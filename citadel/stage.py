@@ -502,7 +502,7 @@ class RegretResult:
     __eq__ = same_fields
 
 
-def regret_matching(payoffs, iterations: int = 2000) -> RegretResult:
+def regret_matching(payoffs, iterations: int = 2000, *, progress=None) -> RegretResult:
     """Approximate a Nash equilibrium of an n-player game by regret matching.
 
     Every player updates at once: each action's cumulative regret grows by what it
@@ -512,7 +512,8 @@ def regret_matching(payoffs, iterations: int = 2000) -> RegretResult:
     :func:`exploitability`. In two-player zero-sum games the averages converge to
     optimal strategies; in general they need not reach a Nash equilibrium, which is
     why the exploitability is measured, not assumed. ``iterations`` is an int >= 1
-    (with none there is no average to return).
+    (with none there is no average to return). A long run shows a tqdm bar on a
+    terminal (``progress=True/False`` forces it on or off) and stops at Ctrl-C.
 
     Examples
     --------
@@ -521,6 +522,7 @@ def regret_matching(payoffs, iterations: int = 2000) -> RegretResult:
     >>> bool(res.exploitability.max() < 0.01)
     True
     """
+    from tabletop.budget import progress_bar
     from tabletop.validate import check_int
 
     payoffs = _check_payoffs(payoffs)
@@ -530,15 +532,19 @@ def regret_matching(payoffs, iterations: int = 2000) -> RegretResult:
     regrets = [np.zeros(k) for k in shape]
     current = [np.full(k, 1.0 / k) for k in shape]
     total = [np.zeros(k) for k in shape]
-    for _ in range(iterations):
-        for i in range(n):
-            total[i] += current[i]
-        values = [_action_values(payoffs[i], current, i) for i in range(n)]
-        for i in range(n):
-            regrets[i] += values[i] - values[i] @ current[i]
-            positive = np.maximum(regrets[i], 0.0)
-            s = positive.sum()
-            current[i] = positive / s if s > 0 else np.full(shape[i], 1.0 / shape[i])
+    with progress_bar(iterations, "regret matching", progress) as bar:
+        for done in range(iterations):
+            for i in range(n):
+                total[i] += current[i]
+            values = [_action_values(payoffs[i], current, i) for i in range(n)]
+            for i in range(n):
+                regrets[i] += values[i] - values[i] @ current[i]
+                positive = np.maximum(regrets[i], 0.0)
+                s = positive.sum()
+                current[i] = positive / s if s > 0 else np.full(shape[i], 1.0 / shape[i])
+            if done % 1024 == 1023:
+                bar.update(1024)
+        bar.update(iterations % 1024)
     average = tuple(t / t.sum() for t in total)
     return RegretResult(average, exploitability(payoffs, average), iterations)
 

@@ -46,7 +46,7 @@ import pandas as pd
 from panache.advise import advise
 from panache.agents import Agent
 from panache.duel import max_points, solve_duel
-from panache.game import simulate_games, tournament
+from panache.game import check_agents, simulate_games, tournament
 from panache.rules import Rules
 from panache.turn import solve_turn, utility_vector
 from tabletop import cli
@@ -82,15 +82,9 @@ def parse_agent(spec: str) -> Agent:
 def _agents(rules: Rules, specs) -> list[Agent]:
     """The agents of ``--agents``, one per seat of ``--n-players`` (default: a rule of
     thumb on every seat); another count is refused, never played as another game."""
-    n = rules.n_players
     if not specs:
-        return [Agent.heuristic()] * n
-    agents = [parse_agent(s) for s in specs]
-    if len(agents) != n:
-        hint = (f"; for a game of {len(agents)} players pass --n-players {len(agents)}"
-                if len(agents) >= 2 else "")  # fmt: skip
-        raise ValueError(f"--agents: need {n} agents (--n-players {n}), got {len(agents)}{hint}")
-    return agents
+        return [Agent.heuristic()] * rules.n_players
+    return list(check_agents(rules, [parse_agent(s) for s in specs], option="--agents"))
 
 
 # --- the analyses, one row each: module-level so worker processes can import them ---

@@ -236,11 +236,11 @@ def play_game(rules: Rules, agents, rng: random.Random, max_turns: int = 100_000
     import dataclasses
 
     from panache.duel import solve_duel
-    from panache.game import _check_agents
+    from panache.game import check_agents
     from panache.policy import human_policy
     from panache.turn import solve_turn
 
-    agents = _check_agents(rules, agents)
+    agents = check_agents(rules, agents)
 
     policies = {name: solve_turn(rules, name).policy for name in ("ev", "positive", "zero")}
     for name in {a.turn_policy for a in agents} - set(policies):

@@ -354,7 +354,7 @@ def _kernel_inputs(rules: Rules, agents, allow_large: bool = False,
     return GameTables(knobs, turn, duel, three), rows
 
 
-def _check_agents(rules: Rules, agents) -> tuple:
+def check_agents(rules: Rules, agents, *, option: str | None = None) -> tuple:
     """``agents`` as a tuple of :class:`panache.Agent`, one per seat of ``rules``.
 
     The seat count is ``rules.n_players``: a sequence of another length is refused
@@ -367,6 +367,9 @@ def _check_agents(rules: Rules, agents) -> tuple:
         The rules of the game; ``rules.n_players`` is the number of seats.
     agents : sequence of Agent
         One per seat, seat 0 first.
+    option : str, optional
+        The command-line option the agents came from (``"--agents"``): the message then
+        names it and ``--n-players`` instead of ``agents`` and ``rules.n_players``.
 
     Returns
     -------
@@ -374,12 +377,16 @@ def _check_agents(rules: Rules, agents) -> tuple:
 
     Examples
     --------
-    >>> len(_check_agents(Rules(n_players=3), [Agent.random()] * 3))
+    >>> len(check_agents(Rules(n_players=3), [Agent.random()] * 3))
     3
-    >>> _check_agents(Rules(), [Agent.random()])
+    >>> check_agents(Rules(), [Agent.random()])
     Traceback (most recent call last):
     ...
     ValueError: agents: need 2 agents (rules.n_players=2), got 1
+    >>> check_agents(Rules(), [Agent.random()] * 3, option="--agents")
+    Traceback (most recent call last):
+    ...
+    ValueError: --agents: need 2 agents (--n-players 2), got 3; for a game of 3 players ...
     """
     if isinstance(agents, str) or not hasattr(agents, "__iter__"):
         raise TypeError(f"agents must be a sequence of panache.Agent, got {agents!r:.80}")
@@ -387,13 +394,15 @@ def _check_agents(rules: Rules, agents) -> tuple:
     for seat, agent in enumerate(agents):
         if not isinstance(agent, Agent):
             raise TypeError(f"agents[{seat}] must be a panache.Agent, got {type(agent).__name__}")
-    n = rules.n_players
-    if len(agents) != n:
-        hint = (f"; for a game of {len(agents)} players pass dataclasses.replace(rules, "
-                f"n_players={len(agents)})" if 2 <= len(agents) <= 999 else "")  # fmt: skip
-        raise ValueError(
-            f"agents: need {n} agents (rules.n_players={n}), got {len(agents)}{hint}"
-        )
+    n, k = rules.n_players, len(agents)
+    if k != n:
+        if option is None:
+            name, seats, fix = "agents", f"rules.n_players={n}", \
+                f"dataclasses.replace(rules, n_players={k})"  # fmt: skip
+        else:
+            name, seats, fix = option, f"--n-players {n}", f"--n-players {k}"
+        hint = f"; for a game of {k} players pass {fix}" if 2 <= k <= 999 else ""
+        raise ValueError(f"{name}: need {n} agents ({seats}), got {k}{hint}")
     return agents
 
 
@@ -474,7 +483,7 @@ def simulate_games(
     from tabletop.validate import check_bool
 
     rules = Rules.check(rules, default=False)
-    agents = _check_agents(rules, agents)
+    agents = check_agents(rules, agents)
     n_games = check_count("n_games", n_games, 1)
     chunk_size = check_count("chunk_size", chunk_size, 1)
     allow_large = check_bool("allow_large", allow_large)
@@ -542,7 +551,7 @@ def tournament(rules: Rules, agents, n_games: int, seed=None, *, allow_large: bo
     import pandas as pd
 
     rules = Rules.check(rules, default=False)
-    agents = _check_agents(rules, agents)
+    agents = check_agents(rules, agents)
     n_games = check_count("n_games", n_games, 1)
     k = len(agents)
     seeds = np.random.SeedSequence(chunk_seeds(seed, 1)[0]).spawn(k)

@@ -56,6 +56,16 @@ class CacheWarning(UserWarning):
     """A result could not be stored in its cache folder; it was returned all the same."""
 
 
+class FolderGivenError(IsADirectoryError, ValueError):
+    """A file path names a folder: a bad argument (``ValueError``) and the ``OSError``
+    the operating system would raise, so callers that catch either see it."""
+
+
+class FileInPathError(NotADirectoryError, ValueError):
+    """A file path lies under a file, not a folder: a bad argument (``ValueError``) and
+    the ``OSError`` the operating system would raise."""
+
+
 def _default_mode() -> int:
     """Permissions of a newly created file under the process umask (mkstemp uses 0600)."""
     mask = os.umask(0)
@@ -192,11 +202,11 @@ def atomic_write_bytes(path: str | os.PathLike, data: bytes, *, tidy: bool = Tru
         raise TypeError(f"data must be bytes, got {type(data).__name__}")
     path = Path(path)
     if path.is_dir():
-        raise IsADirectoryError(f"path {str(path)!r} is a folder: a file path is needed")
+        raise FolderGivenError(f"path {str(path)!r} is a folder: a file path is needed")
     blocking = next((p for p in path.parents if p.exists() and not p.is_dir()), None)
     if blocking is not None:
-        raise NotADirectoryError(f"path {str(path)!r} lies under {str(blocking)!r}, "
-                                 "which is a file, not a folder")  # fmt: skip
+        raise FileInPathError(f"path {str(path)!r} lies under {str(blocking)!r}, "
+                              "which is a file, not a folder")  # fmt: skip
     path.parent.mkdir(parents=True, exist_ok=True)
     if tidy:
         remove_stale_temporaries(path.parent)

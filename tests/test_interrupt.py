@@ -126,6 +126,14 @@ CASES.update({
         READY()
         committed_duel(Rules(n_players=2, start_points=400))
     """,
+    "citadel regret matching of 10**12 iterations": """
+        import numpy as np
+        from citadel import regret_matching
+        rps = np.array([[0, -1, 1], [1, 0, -1], [-1, 1, 0]], dtype=float)
+        regret_matching([rps, -rps], 10)
+        READY()
+        regret_matching([rps, -rps], 10**12)
+    """,
     "samarra tournament of a million games a pairing": """
         from samarra import GreedyAgent, RandomAgent, Rules, tournament
         agents = {"random": RandomAgent(), "greedy": GreedyAgent()}

@@ -612,7 +612,7 @@ def _api() -> dict[str, Entry]:
                              [(2.5, "N")] * 4)}),
         "citadel.regret_matching": Entry(
             {"payoffs": Fixed(_game_payoffs, "x", 3, None, [[NAN]]),
-             "iterations": Int(1, None, 50)},
+             "iterations": Int(1, None, 50), "progress": PROGRESS},
             check=lambda r, a: all(_is_law(s) for s in r.strategies)),
         "citadel.resolve": Entry(
             {"orders": Fixed(lambda d: [(0, None)] * d["rules"].n_players, "x", 3, None,

@@ -282,3 +282,15 @@ def test_kept_tableau_loop_solve_matches_the_solver_before():
         assert kept.residual <= 1e-9 and kept.gap <= 1e-11
         for p in (kept.row, kept.column):
             assert p.min() >= 0 and p.sum() == pytest.approx(1.0, abs=1e-12)
+
+
+def test_regret_matching_shows_a_bar_only_when_asked(capsys):
+    rps = np.array([[0, -1, 1], [1, 0, -1], [-1, 1, 0]], dtype=float)
+    shown = regret_matching([rps, -rps], 3000, progress=True)
+    bar = capsys.readouterr().err
+    assert "regret matching" in bar and "3.00k/3.00k" in bar, bar
+    hidden = regret_matching([rps, -rps], 3000, progress=False)
+    assert capsys.readouterr().err == ""
+    assert all(np.array_equal(a, b) for a, b in zip(shown.strategies, hidden.strategies))
+    with pytest.raises(TypeError, match="progress"):
+        regret_matching([rps, -rps], 10, progress="yes")

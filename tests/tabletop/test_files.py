@@ -167,4 +167,6 @@ def test_a_path_that_cannot_be_a_file_is_named_and_nothing_is_written(tmp_path):
     for call, error, message in cases:
         with pytest.raises(error, match=message):
             call()
+        with pytest.raises(ValueError, match=message):  # a bad argument, whatever else
+            call()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["plain.txt"]
