@@ -291,6 +291,7 @@ def test_regret_matching_shows_a_bar_only_when_asked(capsys):
     assert "regret matching" in bar and "3.00k/3.00k" in bar, bar
     hidden = regret_matching([rps, -rps], 3000, progress=False)
     assert capsys.readouterr().err == ""
-    assert all(np.array_equal(a, b) for a, b in zip(shown.strategies, hidden.strategies))
+    pairs = zip(shown.strategies, hidden.strategies, strict=True)
+    assert all(np.array_equal(a, b) for a, b in pairs)
     with pytest.raises(TypeError, match="progress"):
         regret_matching([rps, -rps], 10, progress="yes")
