@@ -69,8 +69,7 @@ class Rules(CheckedRules):
     n_players : int
         2 (seats N, S), 3 (N, E, S) or 4 (N, E, S, W; default).
     capital : int
-        Every player's starting points (>= 1 and at least the smallest legal bid, the
-        first multiple of ``bid_step`` >= ``min_bid``; default 100).
+        Every player's starting points (>= 1; default 100).
     payment : {"all", "winners"}
         ``"all"``: everyone pays what they wrote; ``"winners"``: only the authors of
         the applied order(s) pay (default ``"all"``).
@@ -95,11 +94,6 @@ class Rules(CheckedRules):
     Traceback (most recent call last):
     ...
     ValueError: n_players must be 2..4, got 5
-    >>> Rules(capital=4, bid_step=5)
-    Traceback (most recent call last):
-    ...
-    ValueError: capital=4 is below the smallest legal bid 5 (bid_step=5, min_bid=0): \
-nobody could ever bid; raise capital or lower bid_step / min_bid
     """
 
     radius: int = 3
@@ -122,12 +116,6 @@ nobody could ever bid; raise capital or lower bid_step / min_bid
         set_(self, "bid_step", check_int("bid_step", self.bid_step, 1, 10**6))
         set_(self, "min_bid", check_int("min_bid", self.min_bid, 0, 10**6))
         set_(self, "max_rounds", check_int("max_rounds", self.max_rounds, 1, 10**6))
-        if self.smallest_bid > self.capital:
-            raise ValueError(
-                f"capital={self.capital} is below the smallest legal bid {self.smallest_bid} "
-                f"(bid_step={self.bid_step}, min_bid={self.min_bid}): nobody could ever bid; "
-                "raise capital or lower bid_step / min_bid"
-            )
 
     @property
     def seats(self) -> tuple[str, ...]:

@@ -197,12 +197,13 @@ def _folded_reads(full, folded, full_dist=None, folded_dist=None):
     return seen, idle, differ, weight
 
 
-@pytest.mark.parametrize("width", [3, 4])
-def test_the_folded_index_holds_each_state_with_its_mirror_image(width):
+@pytest.mark.parametrize(("width", "allow_pass"), [
+    (3, True), (4, False), pytest.param(4, True, marks=pytest.mark.large)])
+def test_the_folded_index_holds_each_state_with_its_mirror_image(width, allow_pass):
     """Every state of the index that keeps both images is read at an entry that holds
     it and its mirror image (twice, once on the axis), every entry but the idle copies
     is read, and the idle copies are the entries ``mirrored`` names (exhaustive)."""
-    rules = Rules(width=width, length=3, allow_pass=True, no_repetition=True)
+    rules = Rules(width=width, length=3, allow_pass=allow_pass, no_repetition=True)
     full, folded = geometry(rules, mirror=False), geometry(rules)
     seen, idle, _, weight = _folded_reads(full, folded)
     assert ((seen == 0) == idle).all()
@@ -338,8 +339,10 @@ def test_table_matches_plain_minimax_on_endgames(knobs, dead, used, cache):
         {"length": 3, "allow_pass": True, "no_repetition": True},
         pytest.param({"length": 3, "adjacency": "king", "auto_death": True,
                       "no_repetition": True}, marks=pytest.mark.slow),
+        pytest.param({"width": 4, "length": 3, "win_on_arrival_only": True},
+                     marks=pytest.mark.slow),  # no axis: every entry is two positions
         pytest.param({"width": 4, "length": 3, "win_on_arrival_only": True,
-                      "allow_pass": True}, marks=pytest.mark.slow),
+                      "allow_pass": True}, marks=pytest.mark.large),
         pytest.param({"length": 4, "allow_pass": True, "no_repetition": True},
                      marks=pytest.mark.large),
     ],
