@@ -5,16 +5,18 @@
 a stated bid grid, draws, stalls and game length simulated. The list is fixed, so the
 cards of two variants line up (``python -m citadel compare``).
 
-Abstractions of the exact rows (see :mod:`citadel.whole_game` and
+The exact rows and their abstractions (see :mod:`citadel.whole_game` and
 :mod:`citadel.coalitions`): amounts on a bid grid (the finest grid that keeps the
 card within its time budget at the default rules: 5 for the duel, checked against
 the grid twice as coarse, 50 for the coalitions; a grid is always a multiple of
-``bid_step``), each side writes only its own directions, and a game that stalls for
-ever is a draw. The card measures what the abstraction costs: the exploitability of
-the duel's solution against responders free to write any of the eight directions,
-and that of the two-against-two solutions on a small board (:data:`COMPASS_BOARD`).
-Exploitability is the two responders' gains added together, out of a payoff range of
-2 (P(win) - P(loss) runs from -1 to 1).
+``bid_step``), and a game that stalls for ever is a draw. The 1 vs 1 solve lets each
+side write any of the eight directions, as the rules do (``duel_directions``); the
+coalition solves let each side write only its own directions. The card measures what
+remains approximate: the exploitability of the duel's solution against responders
+free to write any of the eight directions (the solver's own error, near 0), and that
+of the two-against-two solutions on a small board (:data:`COMPASS_BOARD`: what the
+own-directions abstraction costs). Exploitability is the two responders' gains added
+together, out of a payoff range of 2 (P(win) - P(loss) runs from -1 to 1).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from citadel.coalitions import alliance_analysis, coalition_classes
 from citadel.rules import Rules
 from citadel.sides import compass_check, sides_space, solve_sides
 from citadel.simulate import simulate_games
+from citadel.stage import DIRECTION_SETS
 from citadel.stalling import stall_odds
 from citadel.whole_game import check_solution, solve_duel_game
 from tabletop.balance import Metric, build_card, estimate, exact
@@ -34,9 +37,13 @@ from tabletop.budget import quiet_resource_tracker, stop_pool
 from tabletop.seeding import as_seed_sequence, check_count
 from tabletop.stats import estimate_mean
 from tabletop.sweep import task_seed
-from tabletop.validate import check_bool
+from tabletop.validate import check_bool, check_choice
 
 PLAY = {"heuristic": "straight", "random": "random"}  # agent on every seat
+#: How the card's text names each direction set of the 1 vs 1 solve.
+DIRECTION_WORDS = {"all": "all eight directions (the game as written)",
+                   "axis": "own directions (an abstraction)",
+                   "fees": "own direction and the diagonal next to it (an abstraction)"}
 #: The small board on which the two-against-two solutions meet full-compass responders:
 #: its radius and capital a seat (bid grid 5), and the sides measured.
 COMPASS_BOARD = {"radius": 1, "capital": 10, "bid_step": 5, "sides": ("NE", "NS")}
@@ -47,7 +54,7 @@ METRICS = (
            "the bid grid of the 1 vs 1 solve: amounts are multiples of it (a setting)"),
     Metric("duel_value_start", "exact", "P(N wins) - P(S wins)",
            "1 vs 1 from the start, both playing the solved game (solve_duel_game, bid grid "
-           "{duel_grid}, own directions; n: states solved)"),
+           "{duel_grid}, {duel_directions}; n: states solved)"),
     Metric("duel_value_lead", "exact", "P(N wins) - P(S wins)",
            "1 vs 1 with the pawn one row toward N, equal capitals (bid grid {duel_grid})"),
     Metric("duel_coarse_grid", "exact", "points",
@@ -60,7 +67,8 @@ METRICS = (
            "the solved strategies (stall_odds, bid grid {duel_grid})"),
     Metric("duel_exploitability_compass", "exact", "score (range 2)",
            "what two best responses free to write any of the eight directions gain together "
-           "against the 1 vs 1 solution of grid {duel_grid} (check_solution(..., 'all'))"),
+           "against the 1 vs 1 solution of grid {duel_grid}, {duel_directions} "
+           "(check_solution(..., 'all'))"),
     Metric("sides_exploitability_compass", "exact", "score (range 2)",
            "the largest such gain against the own-directions solutions of {compass_sides} "
            "on a board of radius {compass_radius}, capital {compass_capital} a seat, bid grid "
@@ -118,7 +126,8 @@ def grid_for(rules: Rules, grid: int, name: str = "grid") -> int:
 
 def balance(rules: Rules | None = None, *, n_games: int = 20_000, seed=0,
             duel_grid: int = 5, coalition_grid: int = 50, jobs: int = 2,
-            compass: bool = True, compass_capital: int = COMPASS_BOARD["capital"]):  # fmt: skip
+            compass: bool = True, compass_capital: int = COMPASS_BOARD["capital"],
+            duel_directions: str = "all"):  # fmt: skip
     """The balance card of ``rules`` (default: the rules of docs/rules.md).
 
     Parameters
@@ -146,6 +155,11 @@ def balance(rules: Rules | None = None, *, n_games: int = 20_000, seed=0,
     compass_capital : int
         Capital a seat of the small board of ``sides_exploitability_compass``
         (default :data:`COMPASS_BOARD`'s, 10).
+    duel_directions : {"all", "axis", "fees"}
+        The directions each side of the 1 vs 1 solve may write
+        (:data:`citadel.stage.DIRECTION_SETS`): ``"all"`` (default) is the game as the
+        rules write it, every side free to write any of the eight directions;
+        ``"axis"`` the own-directions abstraction (faster, for quick cards).
 
     Returns
     -------
@@ -158,8 +172,11 @@ def balance(rules: Rules | None = None, *, n_games: int = 20_000, seed=0,
           ``duel_value_lead_coarse`` the lead on the coarser grid;
         * ``duel_draw_start`` (exact): the chance that the solved 1 vs 1 game
           stalls for ever from the start;
-        * ``duel_exploitability_compass``, ``sides_exploitability_compass`` (exact):
-          what full-compass responders gain against the own-directions solutions;
+        * ``duel_exploitability_compass`` (exact): what full-compass responders gain
+          against the 1 vs 1 solution (with ``duel_directions="all"``, the solver's
+          own error; with ``"axis"``, what the abstraction costs);
+          ``sides_exploitability_compass`` (exact): the same against the
+          own-directions two-against-two solutions on a small board;
         * ``draw_rate_<play>``, ``stall_rate_<play>``, ``rounds_<play>`` (MC) for
           heuristic (``straight``) and random play: games nobody wins, games still
           running at ``max_rounds``, mean length;
@@ -184,6 +201,7 @@ def balance(rules: Rules | None = None, *, n_games: int = 20_000, seed=0,
     jobs = check_count("jobs", jobs, 1)
     compass_capital = check_count("compass_capital", compass_capital, 1)
     compass = check_bool("compass", compass)
+    duel_directions = check_choice("duel_directions", duel_directions, tuple(DIRECTION_SETS))
     coalition_text = str(g_coal)
     pool = None
     if jobs > 1:  # coalitions in a second process, the rest here
@@ -193,7 +211,7 @@ def balance(rules: Rules | None = None, *, n_games: int = 20_000, seed=0,
         if pool is not None:
             coalitions = pool.submit(_coalition_entries, rules, g_coal)
         entries = _main_entries(rules, g_duel, g_coarse, n_games, root,
-                                compass_capital if compass else None)
+                                compass_capital if compass else None, duel_directions)
         if pool is not None:
             entries.update(coalitions.result())
         else:
@@ -208,6 +226,7 @@ def balance(rules: Rules | None = None, *, n_games: int = 20_000, seed=0,
             pool.shutdown(cancel_futures=True)
     board = COMPASS_BOARD
     return build_card(METRICS, entries, duel_grid=g_duel, coarse_grid=g_coarse,
+                      duel_directions=DIRECTION_WORDS[duel_directions],
                       coalition_grid=coalition_text, n_players=rules.n_players,
                       max_rounds=rules.max_rounds, compass_radius=board["radius"],
                       compass_capital=compass_capital, compass_step=board["bid_step"],
@@ -234,9 +253,10 @@ def card_seconds(rules: Rules | None = None, **options) -> float:
     params = inspect.signature(balance).parameters
     duel_grid = options.get("duel_grid", params["duel_grid"].default)
     coalition_grid = options.get("coalition_grid", params["coalition_grid"].default)
+    directions = options.get("duel_directions", params["duel_directions"].default)
     g_duel = grid_for(rules, duel_grid, "duel_grid")
     duel = dataclasses.replace(rules, n_players=2)
-    seconds = sum(solve_time(dataclasses.replace(duel, bid_step=g)).seconds
+    seconds = sum(solve_time(dataclasses.replace(duel, bid_step=g), directions).seconds
                   for g in (g_duel, grid_for(rules, 2 * g_duel, "duel_grid")))  # fmt: skip
     four = dataclasses.replace(rules, n_players=4,
                                bid_step=grid_for(rules, coalition_grid, "coalition_grid"))
@@ -245,11 +265,12 @@ def card_seconds(rules: Rules | None = None, **options) -> float:
 
 
 def _main_entries(rules: Rules, g_duel: int, g_coarse: int, n_games: int, root,
-                  compass_capital: int | None) -> dict:  # fmt: skip
-    """The 1 vs 1 rows, the abstraction's exploitability and the simulated rows."""
+                  compass_capital: int | None, directions: str = "all") -> dict:  # fmt: skip
+    """The 1 vs 1 rows, their exploitability and the simulated rows."""
     entries = {}
-    duel = solve_duel_game(dataclasses.replace(rules, n_players=2, bid_step=g_duel))
-    coarse = solve_duel_game(dataclasses.replace(rules, n_players=2, bid_step=g_coarse))
+    duel = solve_duel_game(dataclasses.replace(rules, n_players=2, bid_step=g_duel), directions)
+    coarse = solve_duel_game(dataclasses.replace(rules, n_players=2, bid_step=g_coarse),
+                             directions)  # fmt: skip
     size = duel.values.size
     entries["duel_grid"] = exact(g_duel, 0)
     entries["duel_coarse_grid"] = exact(g_coarse, 0)

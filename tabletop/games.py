@@ -294,20 +294,23 @@ GAMES: dict[str, Game] = {
             sample="citadel.simulate:sample_games",
             random_play="citadel.simulate:random_play",
             index_row=IndexRow(
-                edge=Cell("1 vs 1, solved exactly on a bid grid of {base.duel_grid:setting} "
-                          "points, in P(win) - P(loss): the start is worth "
-                          "{base.duel_value_start:signed} to either seat, as the seats are "
-                          "mirror images; a one-row lead is worth {base.duel_value_lead:signed}, "
-                          "against {base.duel_value_lead_coarse:signed} on a grid of "
+                edge=Cell("1 vs 1 as the rules write it (each side free to write any of the "
+                          "eight directions), solved exactly on a bid grid of "
+                          "{base.duel_grid:setting} points, in P(win) - P(loss): the start is "
+                          "worth {base.duel_value_start:signed} to either seat, as the seats "
+                          "are mirror images; a one-row lead is worth "
+                          "{base.duel_value_lead:signed}, against "
+                          "{base.duel_value_lead_coarse:signed} on a grid of "
                           "{base.duel_coarse_grid:setting}: the values still move as the grid "
-                          "refines",
+                          "refines, and the rules' own grid of 1 point is not solved",
                           "citadel", "The whole two-player game"),
-                draws=Cell("1 vs 1 under optimal play (bid grid {base.duel_grid:setting}): the "
-                           "game is drawn from the start (it stalls for ever) with probability "
-                           "{base.duel_draw_start:pct}, and {fix.duel_draw_start:pct} with "
-                           "{knobs}; honest (`straight`) players stall to "
-                           "the round limit in {base.stall_rate_heuristic:pct} of games; random "
-                           "players draw {base.draw_rate_random:pct}",
+                draws=Cell("1 vs 1 under optimal play (bid grid {base.duel_grid:setting}, all "
+                           "eight directions): the game is drawn from the start (it stalls for "
+                           "ever) with probability {base.duel_draw_start:pct}, and "
+                           "{fix.duel_draw_start:pct} with {knobs}; the report solves finer "
+                           "grids, where the figure changes; honest (`straight`) players stall "
+                           "to the round limit in {base.stall_rate_heuristic:pct} of games; "
+                           "random players draw {base.draw_rate_random:pct}",
                            "citadel", "Stalling under optimal play, and what `min_bid` does"),
                 length=Cell("rounds with random players: {base.rounds_random:num}; with "
                             "`straight` players: {base.rounds_heuristic:num}",
@@ -332,14 +335,16 @@ GAMES: dict[str, Game] = {
                             "citadel", "Stalling under optimal play, and what `min_bid` does"),
                 fixes=({"min_bid": 1}, {"min_bid": 10}),
                 objective="duel_draw_start",
-                note="The exact values are those of an abstraction (amounts on a bid grid, "
-                     "each side writing only its own directions), and a side free to write "
-                     "any of the eight directions exploits it: by "
-                     "{base.duel_exploitability_compass:num} against the 1 vs 1 solution of "
-                     "grid {base.duel_grid:setting}, and by up to "
-                     "{base.sides_exploitability_compass:num} against the two-against-two "
-                     "solutions on a small board (radius 1); exploitability adds both "
-                     "responders' gains, out of a payoff range of 2. Coalitions: any "
+                note="The 1 vs 1 values are exact for the game on a bid grid of "
+                     "{base.duel_grid:setting} points, each side free to write any of the eight "
+                     "directions: best responses over every legal order gain "
+                     "{base.duel_exploitability_compass:num} against its solution (the "
+                     "solver's own error). The coalition values are those of an abstraction "
+                     "(amounts on a bid grid, each side writing only its own directions) that "
+                     "a side free to write any of the eight directions exploits by up to "
+                     "{base.sides_exploitability_compass:num} on a small board (radius 1); "
+                     "exploitability adds both responders' gains, out of a payoff range of 2. "
+                     "Coalitions: any "
                      "three seats guarantee themselves {base.coalition_trio:num} against "
                      "the fourth, so no division of the win keeps every trio content "
                      "(least-core epsilon {base.least_core_epsilon:num}).",

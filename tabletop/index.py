@@ -49,17 +49,19 @@ SUMMARY_HEADINGS = (
 )  # fmt: skip
 MAX_FINDINGS = 6
 BALANCE_INTRO = (
-    "Each game under its seed rules, from its balance card (`python -m <game> balance`): a "
-    "simulated figure is followed by its 95% interval in brackets and its sample size n "
-    "(the games simulated; for a difference, the games of each of its two runs), an exact "
-    "one is marked (exact). The fix is the knob setting, among those tried, that brings "
-    "the exploit down most (the mildest one when several do), compared with the seed "
-    "rules as `python -m <game> compare` does; when none brings it down, the cell says so. "
-    "§ links to the report section behind each cell."
+    "Each game under its seed rules, from its balance card (the same table the library "
+    "prints for any rules with `python -m <game> balance`): a simulated figure is followed "
+    "by its 95% interval in brackets and its sample size n (the games simulated; for a "
+    "difference, the games of each of its two runs), an exact one is marked (exact). The "
+    "card simulates its own games: the report sections the § links lead to hold other "
+    "runs of the same rules, so their figures differ within their intervals, and the "
+    "card's intervals are the mean ± 1.96 standard errors where a report gives a share's "
+    "Wilson interval (the two differ in the last digit at most). The fix is the knob "
+    "setting, among those tried, that brings the exploit down most (the mildest one when "
+    "several do), compared with the seed rules as `python -m <game> compare` does; when "
+    "none brings it down, the cell says so."
 )
-GLOSSARY_INTRO = (
-    "The technical terms of the reports, in plain words (`tabletop/glossary.md`)."
-)
+GLOSSARY_INTRO = "The technical terms of the reports, in plain words."
 
 
 @dataclass(frozen=True)

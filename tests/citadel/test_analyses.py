@@ -32,14 +32,17 @@ def test_grids(card):
 
 
 def test_exact_rows_equal_the_solvers(card):
-    duel = solve_duel_game(dataclasses.replace(RULES, n_players=2, bid_step=5))
-    coarse = solve_duel_game(dataclasses.replace(RULES, n_players=2, bid_step=10))
+    """The 1 vs 1 rows solve the game as written: every side free to write any of the
+    eight directions."""
+    duel = solve_duel_game(dataclasses.replace(RULES, n_players=2, bid_step=5), "all")
+    coarse = solve_duel_game(dataclasses.replace(RULES, n_players=2, bid_step=10), "all")
     assert card.loc["duel_grid", "value"] == 5 and card.loc["duel_coarse_grid", "value"] == 10
     assert card.loc["duel_value_start", "value"] == duel.value()
     assert card.loc["duel_value_lead", "value"] == duel.value(1)
     assert card.loc["duel_value_lead_coarse", "value"] == coarse.value(1)
     assert card.loc["duel_draw_start", "value"] == stall_odds(duel).draw
-    # quick cards leave the abstraction's exploitability out
+    assert "all eight directions" in card.loc["duel_value_start", "meaning"]
+    # quick cards leave the exploitability rows out
     assert card.loc[["duel_exploitability_compass", "sides_exploitability_compass"],
                     "value"].isna().all()
     res = alliance_analysis(dataclasses.replace(RULES, n_players=4, bid_step=10))
@@ -51,14 +54,20 @@ def test_exact_rows_equal_the_solvers(card):
     assert card.loc["core_empty", "value"] == float(res.least_core.core_is_empty)
 
 
-def test_compass_rows_equal_the_checks():
-    """The abstraction's exploitability: the duel's solution against responders with all
-    eight directions, and the two-sides solutions on the small board."""
+@pytest.mark.parametrize("directions", ["all", "axis"])
+def test_compass_rows_equal_the_checks(directions):
+    """The exploitability rows: the duel's solution against responders with all eight
+    directions (near 0 for the game as written, the abstraction's cost for own
+    directions), and the two-sides solutions on the small board."""
     card = balance(RULES, seed=SEED, **{**SIZES, "n_games": 200, "compass": True,
-                                        "compass_capital": 5}).set_index("metric")
-    duel = solve_duel_game(dataclasses.replace(RULES, n_players=2, bid_step=5))
-    assert card.loc["duel_exploitability_compass", "value"] == \
-        check_solution(duel, "all", progress=False).exploitability
+                                        "compass_capital": 5, "duel_directions": directions}
+                   ).set_index("metric")  # fmt: skip
+    duel = solve_duel_game(dataclasses.replace(RULES, n_players=2, bid_step=5), directions)
+    assert card.loc["duel_value_lead", "value"] == duel.value(1)
+    exploitability = check_solution(duel, "all", progress=False).exploitability
+    assert card.loc["duel_exploitability_compass", "value"] == exploitability
+    if directions == "all":
+        assert exploitability < 1e-4  # the solver's own error
     small = dataclasses.replace(RULES, n_players=4, radius=1, capital=5, bid_step=5)
     gains = [float(compass_check(solve_sides(small, side))["exploitability"])
              for side in COMPASS_BOARD["sides"]]
@@ -105,3 +114,5 @@ def test_bad_input():
         balance(3)
     with pytest.raises(ValueError, match="grid must be >= 1, got 0"):
         balance(RULES, duel_grid=0)
+    with pytest.raises(ValueError, match="duel_directions"):
+        balance(RULES, duel_directions="north")

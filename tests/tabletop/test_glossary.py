@@ -31,7 +31,7 @@ KNOWN_TERMS = (
     "equilibrium", "best reply", "best response", "empirical game",
     "chi-square", "p-value", "95% interval", "Monte Carlo", "exact", "perfect information",
     "minimax", "backward induction", "zero-sum", "linear programming",
-    "dynamic programming", "breadth-first search", "own directions", "full compass",
+    "dynamic programming", "own directions", "full compass",
     "tie fee", "tacit alliance", "counter-attack", "stake", "Master Panache attempt",
     "money loop", "round trip", "band edge", "rule of thumb", "heuristic", "self-play",
     "fair share", "expected total", "policy", "forced win", "value",
