@@ -161,8 +161,10 @@ def one_line_errors(main):
     ======================================================  ==============================
     what                                                    exit code
     ======================================================  ==============================
-    :class:`UsageError` (a malformed command line)           2 (:data:`EXIT_USAGE`)
-    :class:`CommandError`, ``ValueError``, ``TypeError``,    1 (:data:`EXIT_ERROR`)
+    :class:`UsageError` (a malformed command line), and      2 (:data:`EXIT_USAGE`)
+    ``ValueError``, ``TypeError`` (a value the library
+    refuses: an option out of range, bad rules)
+    :class:`CommandError` (a finding such as a broken deck), 1 (:data:`EXIT_ERROR`)
     ``OSError``, ``ArithmeticError`` (``OverflowError``...)
     ``MemoryError``: the line says so and names the cure     1
     any other exception (a bug): its type and message,       1
@@ -186,7 +188,7 @@ def one_line_errors(main):
     >>> with contextlib.redirect_stderr(err):
     ...     code = main([])
     >>> code, err.getvalue()
-    (1, 'error: n_dice must be 1..8, got 9\\n')
+    (2, 'error: n_dice must be 1..8, got 9\\n')
     """
 
     @functools.wraps(main)
@@ -209,7 +211,8 @@ def one_line_errors(main):
                 _report("interrupted")
                 return EXIT_INTERRUPTED
             _report(error_line(exc))
-            return EXIT_ERROR
+            bad_value = isinstance(exc, ValueError | TypeError) and not isinstance(exc, OSError)
+            return EXIT_USAGE if bad_value else EXIT_ERROR
         except MemoryError as exc:
             detail = error_line(exc).rstrip(". ") if str(exc).strip() else "the allocation failed"
             _report(f"out of memory: {detail}; choose smaller rules or sizes")

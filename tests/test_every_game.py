@@ -246,7 +246,7 @@ def test_bad_knobs_cost_one_line(entry, capsys):
             cases.append(("many" if base is not bool else None, 2))
         bad = out_of_range(entry, name, hint)
         if bad is not None:
-            cases.append((value_text(bad), 1))
+            cases.append((value_text(bad), 2))
         for text, expected in cases:
             flag = "--" + name.replace("_", "-")
             argv = [f"{flag}=3"] if text is None else [f"{flag}={text}"]

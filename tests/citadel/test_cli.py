@@ -151,33 +151,33 @@ def test_report_runs_the_citadel_notebooks(capsys, monkeypatch, tmp_path):
 @pytest.mark.parametrize(
     ("argv", "code", "message"),
     [
-        (["resolve", "1N", "--radius", "0"], 1, "error: radius must be 1..50, got 0"),
+        (["resolve", "1N", "--radius", "0"], 2, "error: radius must be 1..50, got 0"),
         (["resolve", "1N", "--radius", "big"], 2, "radius: expected an int, got 'big'"),
-        (["resolve", "1N", "--payment", "nobody"], 1, "payment must be one of"),
-        (["resolve", "32N", "32X", "18S", "5NW"], 1, "seat E (#1): unknown direction 'X'"),
-        (["resolve", "32N", "north", "18S", "5NW"], 1, "order 'north': write AMOUNT"),
-        (["resolve", "32N", "32E"], 1, "expected 4 orders (one per seat"),
-        (["resolve", "32N", "32E", "18S", "101W"], 1, "over the seat's capital 100"),
+        (["resolve", "1N", "--payment", "nobody"], 2, "payment must be one of"),
+        (["resolve", "32N", "32X", "18S", "5NW"], 2, "seat E (#1): unknown direction 'X'"),
+        (["resolve", "32N", "north", "18S", "5NW"], 2, "order 'north': write AMOUNT"),
+        (["resolve", "32N", "32E"], 2, "expected 4 orders (one per seat"),
+        (["resolve", "32N", "32E", "18S", "101W"], 2, "over the seat's capital 100"),
         (["resolve", "1N", "1S", "--n-players", "2", "--capitals", "x"], 2,
          "capitals: expected an int"),
         (["resolve", "1N", "--colour", "red"], 2, "unrecognized arguments: --colour red"),
         (["resolve"], 2, "the following arguments are required: ORDER"),
         (["solve", "--seed", "3"], 2, "unrecognized arguments: --seed 3"),
-        (["solve", "--n-players", "4"], 1, "the duel is the two-player game"),
-        (["sides", "--side", "NX"], 1, "side 'NX': seat(s) ['X'] not among"),
-        (["sides", "--side", "NESW"], 1, "at least one and not all"),
+        (["solve", "--n-players", "4"], 2, "the duel is the two-player game"),
+        (["sides", "--side", "NX"], 2, "side 'NX': seat(s) ['X'] not among"),
+        (["sides", "--side", "NESW"], 2, "at least one and not all"),
         (["sides", "--objective", "win"], 2, "invalid choice: 'win'"),
-        (["simulate", "--agents", "robot"], 1, "unknown agent 'robot'"),
-        (["simulate", "--games", "0"], 1, "games must be >= 2 (for a mean and its error), got 0"),
+        (["simulate", "--agents", "robot"], 2, "unknown agent 'robot'"),
+        (["simulate", "--games", "0"], 2, "games must be >= 2 (for a mean and its error), got 0"),
         (["sweep"], 2, "the following arguments are required: --grid"),
-        (["sweep", "--grid", "radius=1,99"], 1, "error: radius must be 1..50, got 99"),
+        (["sweep", "--grid", "radius=1,99"], 2, "error: radius must be 1..50, got 99"),
         (["sweep", "--grid", "radius=1", "--radius", "2"], 2, "both an option and in --grid"),
         (["sweep", "--grid", "size=4"], 2, "unknown knob 'size'"),
         (["sweep", "--grid", "radius=1", "--store", "x"], 2, "--store needs --seed"),
-        (["sweep", "--grid", "radius=1", "--agents", "x"], 1, "unknown agent 'x'"),
+        (["sweep", "--grid", "radius=1", "--agents", "x"], 2, "unknown agent 'x'"),
         (["sweep", "--grid", "n_players=2,3", "--analysis", "solve", "--n-players", "x"], 2,
          "n_players: expected an int"),
-        (["sweep", "--grid", "n_players=2,3", "--analysis", "solve"], 1,
+        (["sweep", "--grid", "n_players=2,3", "--analysis", "solve"], 2,
          "the duel is the two-player game"),
     ],
 )  # fmt: skip
@@ -193,7 +193,7 @@ def test_python_dash_m(capsys, monkeypatch):
 
     code, out, _ = run_module(["resolve", "32N", "32E", "18S", "5NW"])
     assert code == 0 and out.splitlines()[-1].split()[:3] == ["NE", "1", "1"]
-    assert run_module(["solve", "--radius", "0"]) == (1, "", "error: radius must be 1..50, got 0\n")
+    assert run_module(["solve", "--radius", "0"]) == (2, "", "error: radius must be 1..50, got 0\n")
 
 
 CARD = [*DUEL, "--n-games", "300", "--duel-grid", "5", "--coalition-grid", "10", "--jobs", "1"]

@@ -189,36 +189,36 @@ def test_report_runs_the_commander_notebooks(capsys, monkeypatch, tmp_path):
 @pytest.mark.parametrize(
     ("argv", "code", "message"),
     [
-        (["race", "--win-gold", "0"], 1, "error: win_gold must be 1..50, got 0"),
+        (["race", "--win-gold", "0"], 2, "error: win_gold must be 1..50, got 0"),
         (["race", "--win-gold", "ten"], 2, "win_gold: expected an int, got 'ten'"),
-        (["race", "--sale-price", "never"], 1, "sale_price must be one of"),
+        (["race", "--sale-price", "never"], 2, "sale_price must be one of"),
         (["race", "--exchange-rates", "13:1,0:x"], 2, "exchange_rates: expected an int"),
-        (["race", "--exchange-rates", "13:1,5:6"], 1, "must end with a band starting at stock 0"),
+        (["race", "--exchange-rates", "13:1,5:6"], 2, "must end with a band starting at stock 0"),
         (["race", "--income", "1,a"], 2, "income: expected an int, got 'a'"),
-        (["race", "--gold", "-1"], 1, "gold must be"),
+        (["race", "--gold", "-1"], 2, "gold must be"),
         (["race", "--colour", "red"], 2, "unrecognized arguments: --colour red"),
         (["race", "--seed", "3"], 2, "unrecognized arguments: --seed 3"),
         (["battle", "--attackers", "1,2"], 2, "the following arguments are required: --defenders"),
-        (["battle", "--attackers", "1", "--defenders", "1", "--n-attackers", "2"], 1,
+        (["battle", "--attackers", "1", "--defenders", "1", "--n-attackers", "2"], 2,
          "n_attackers must be"),
         (["battle", "--attackers", "1", "--defenders", "1", "--kind", "naval"], 2,
          "invalid choice: 'naval'"),
         (["validate", "--decks", "/nonexistent/decks.csv"], 1, "No such file or directory"),
         (["validate", "--cards", "/nonexistent/cards.csv"], 1, "No such file or directory"),
-        (["validate", "--deck", "pirates"], 1, "unknown deck 'pirates'"),
-        (["simulate", "--players", "spanish_sample"], 1, "need 2 decks (one per player), got 1"),
-        (["simulate", "--games", "0"], 1, "games must be >= 1, got 0"),
-        (["sweep", "--grid", "win_gold=8", "--analysis", "simulate", "--games", "0"], 1,
+        (["validate", "--deck", "pirates"], 2, "unknown deck 'pirates'"),
+        (["simulate", "--players", "spanish_sample"], 2, "need 2 decks (one per player), got 1"),
+        (["simulate", "--games", "0"], 2, "games must be >= 1, got 0"),
+        (["sweep", "--grid", "win_gold=8", "--analysis", "simulate", "--games", "0"], 2,
          "games must be >= 1, got 0"),
         (["sweep"], 2, "the following arguments are required: --grid"),
-        (["sweep", "--grid", "win_gold=8,99"], 1, "error: win_gold must be 1..50, got 99"),
+        (["sweep", "--grid", "win_gold=8,99"], 2, "error: win_gold must be 1..50, got 99"),
         (["sweep", "--grid", "win_gold=8", "--win-gold", "9"], 2, "both an option and in --grid"),
         (["sweep", "--grid", "gold=4"], 2, "unknown knob 'gold'"),
         (["sweep", "--grid", "exchange-rates=13:1,0:6", "--exchange-rates", "13:1,0:6"], 2,
          "'exchange_rates' is given twice or also as an option"),
-        (["sweep", "--grid", "exchange-rates=13:1,0:x"], 1, "exchange_rates: expected an int"),
+        (["sweep", "--grid", "exchange-rates=13:1,0:x"], 2, "exchange_rates: expected an int"),
         (["sweep", "--grid", "win_gold=8", "--store", "x"], 2, "--store needs --seed"),
-        (["sweep", "--grid", "n_players=2,3", "--analysis", "simulate"], 1, "need 3 decks"),
+        (["sweep", "--grid", "n_players=2,3", "--analysis", "simulate"], 2, "need 3 decks"),
     ],
 )  # fmt: skip
 def test_mistakes_print_one_line(capsys, argv, code, message):
@@ -231,7 +231,7 @@ def test_a_broken_decks_file(capsys, tmp_path):
     path = tmp_path / "decks.csv"
     path.write_text("deck,card_id,copies\nmine,no_such_card,0\n")
     got, out, err = run(capsys, "validate", "--decks", str(path))
-    assert got == 1 and out == "" and err.count("\n") == 1 and err.startswith("error: ")
+    assert got == 2 and out == "" and err.count("\n") == 1 and err.startswith("error: ")
     assert err.endswith("row 2, field 'card_id': unknown card 'no_such_card' (not in "
                         "commander/data/cards.csv) (and 1 more problem)\n")
 
@@ -243,7 +243,7 @@ def test_python_dash_m(capsys, monkeypatch):
     code, out, _ = run_module(["race", *RACE])
     assert code == 0 and out.split()[:3] == ["win_turn", "doublons_left", "net_cost"]
     bad = run_module(["race", "--win-gold", "0"])
-    assert bad == (1, "", "error: win_gold must be 1..50, got 0\n")
+    assert bad == (2, "", "error: win_gold must be 1..50, got 0\n")
 
 
 def test_compare_and_pair_baseline(capsys, tmp_path, monkeypatch):
@@ -261,4 +261,4 @@ def test_compare_and_pair_baseline(capsys, tmp_path, monkeypatch):
     code, out, err = run(capsys, *argv[:3], "--format", "csv", "--n-games", "400")
     assert code == 0 and out.startswith("metric,baseline,baseline_low,")
     code, out, err = run(capsys, "compare", "--baseline", "exchange_rates=13")
-    assert code == 1 and err.startswith("error: exchange_rates: expected KEY:INT pairs")
+    assert code == 2 and err.startswith("error: exchange_rates: expected KEY:INT pairs")

@@ -167,21 +167,21 @@ def test_report_runs_the_panache_notebooks(capsys, monkeypatch, tmp_path):
 @pytest.mark.parametrize(
     ("argv", "code", "message"),
     [
-        (["turn", "--n-dice", "9"], 1, "error: n_dice must be 1..8, got 9"),
+        (["turn", "--n-dice", "9"], 2, "error: n_dice must be 1..8, got 9"),
         (["turn", "--n-dice", "many"], 2, "n_dice: expected an int, got 'many'"),
-        (["turn", "--face-values=1,2"], 1, "face_values must hold six ints"),
-        (["turn", "--utility", "luck"], 1, "utility name must be one of"),
+        (["turn", "--face-values=1,2"], 2, "face_values must hold six ints"),
+        (["turn", "--utility", "luck"], 2, "utility name must be one of"),
         (["turn", "--colour", "red"], 2, "unrecognized arguments: --colour red"),
         (["duel", "--seed", "3"], 2, "unrecognized arguments: --seed 3"),
-        (["simulate", "--agents", "robot"], 1, "the kind must be heuristic, random, duel or three"),
-        (["simulate", "--games", "0"], 1, "n_games must be >= 1, got 0"),
+        (["simulate", "--agents", "robot"], 2, "the kind must be heuristic, random, duel or three"),
+        (["simulate", "--games", "0"], 2, "n_games must be >= 1, got 0"),
         (["sweep"], 2, "the following arguments are required: --grid"),
-        (["sweep", "--grid", "n_dice=4,9"], 1, "error: n_dice must be 1..8, got 9"),
+        (["sweep", "--grid", "n_dice=4,9"], 2, "error: n_dice must be 1..8, got 9"),
         (["sweep", "--grid", "n_dice=4", "--n-dice", "5"], 2, "both an option and in --grid"),
         (["sweep", "--grid", "dice=4"], 2, "unknown knob 'dice'"),
         (["sweep", "--grid", "n_dice=4", "--store", "x"], 2, "--store needs --seed"),
-        (["sweep", "--grid", "n_dice=4", "--utility", "luck"], 1, "utility name must be"),
-        (["sweep", "--grid", "n_dice=4", "--analysis", "simulate", "--agents", "x"], 1,
+        (["sweep", "--grid", "n_dice=4", "--utility", "luck"], 2, "utility name must be"),
+        (["sweep", "--grid", "n_dice=4", "--analysis", "simulate", "--agents", "x"], 2,
          "agent 'x'"),
     ],
 )  # fmt: skip
@@ -198,7 +198,7 @@ def test_python_dash_m(tmp_path):
     assert ok.returncode == 0 and ok.stdout.splitlines()[0].split()[0] == "value"
     bad = subprocess.run([sys.executable, "-m", "panache", "duel", "--n-dice", "0"],
                          capture_output=True, text=True, check=False)  # fmt: skip
-    assert bad.returncode == 1 and bad.stderr == "error: n_dice must be 1..8, got 0\n"
+    assert bad.returncode == 2 and bad.stderr == "error: n_dice must be 1..8, got 0\n"
 
 
 def test_advise_matches_the_library(capsys):

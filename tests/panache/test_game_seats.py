@@ -85,7 +85,7 @@ def test_the_tables_an_agent_reads_do_not_depend_on_the_seat_count():
 def test_command_line_agents_fill_the_seats_of_n_players(capsys):
     code, out, err = run(capsys, "simulate", *TINY, "--agents", "heuristic", "random", "duel",
                          "--games", "50", "--seed", "1", "--jobs", "1")  # fmt: skip
-    assert code == 1 and out == ""
+    assert code == 2 and out == ""
     assert err.strip() == ("error: --agents: need 2 agents (--n-players 2), got 3; for a game "
                            "of 3 players pass --n-players 3")  # fmt: skip
     rows = run_json(capsys, "simulate", *TINY, "--n-players", "3", "--agents", "heuristic",
@@ -99,5 +99,5 @@ def test_a_sweep_over_n_players_with_fixed_agents_is_refused_before_any_work(cap
     code, out, err = run(capsys, "sweep", "--analysis", "simulate", "--grid", "n_players=2,3",
                          *TINY, "--agents", "heuristic", "random", "--games", "20",
                          "--jobs", "1")  # fmt: skip
-    assert code == 1 and out == ""
+    assert code == 2 and out == ""
     assert "--agents: need 3 agents (--n-players 3), got 2" in err

@@ -148,25 +148,25 @@ def test_report_runs_the_samarra_notebooks(capsys, monkeypatch, tmp_path):
 @pytest.mark.parametrize(
     ("argv", "code", "message"),
     [
-        (["solve", "--width", "2"], 1, "error: width must be 3..40, got 2"),
+        (["solve", "--width", "2"], 2, "error: width must be 3..40, got 2"),
         (["solve", "--length", "long"], 2, "length: expected an int, got 'long'"),
-        (["solve", "--adjacency", "diagonal"], 1, "adjacency must be one of"),
-        (["solve", "--width", "8", "--length", "8"], 1, "width * length must be <= 40"),
-        (["solve", "--horizon", "10"], 1, "solve ignores the horizon"),
+        (["solve", "--adjacency", "diagonal"], 2, "adjacency must be one of"),
+        (["solve", "--width", "8", "--length", "8"], 2, "width * length must be <= 40"),
+        (["solve", "--horizon", "10"], 2, "solve ignores the horizon"),
         (["solve", "--horizon", "soon"], 2, "horizon: expected int or none, got 'soon'"),
         (["solve", "--position", "/nonexistent/board.txt"], 1, "No such file or directory"),
         (["solve", "--colour", "red"], 2, "unrecognized arguments: --colour red"),
         (["setup", "--seed", "3"], 2, "unrecognized arguments: --seed 3"),
-        (["play", "--black", "robot"], 1, "the kind must be one of random"),
-        (["play", "--games", "0"], 1, "n_games must be >= 1, got 0"),
-        (["tournament", "--agents", "random", "random"], 1, "agents must be different"),
+        (["play", "--black", "robot"], 2, "the kind must be one of random"),
+        (["play", "--games", "0"], 2, "n_games must be >= 1, got 0"),
+        (["tournament", "--agents", "random", "random"], 2, "agents must be different"),
         (["sweep"], 2, "the following arguments are required: --grid"),
-        (["sweep", "--grid", "width=3,2"], 1, "error: width must be 3..40, got 2"),
+        (["sweep", "--grid", "width=3,2"], 2, "error: width must be 3..40, got 2"),
         (["sweep", "--grid", "length=3", "--length", "4"], 2, "both an option and in --grid"),
         (["sweep", "--grid", "size=4"], 2, "unknown knob 'size'"),
         (["sweep", "--grid", "length=3", "--store", "x"], 2, "--store needs --seed"),
         (["sweep", "--grid", "horizon=5,10"], 1, "solve ignores the horizon"),
-        (["sweep", "--grid", "length=3", "--analysis", "play", "--white", "x"], 1, "agent 'x'"),
+        (["sweep", "--grid", "length=3", "--analysis", "play", "--white", "x"], 2, "agent 'x'"),
     ],
 )  # fmt: skip
 def test_mistakes_print_one_line(capsys, argv, code, message):
@@ -193,7 +193,7 @@ def test_a_bad_position_file(capsys, tiny, tmp_path):
     board = tmp_path / "board.txt"
     board.write_text("to move: black\n")
     got, out, err = run(capsys, "solve", *tiny, "--position", str(board))
-    assert got == 1 and out == "" and err.count("\n") == 1
+    assert got == 2 and out == "" and err.count("\n") == 1
     assert err.startswith("error: text: a 3 x 3 position needs a header")
 
 
@@ -203,7 +203,7 @@ def test_python_dash_m(capsys, monkeypatch, tiny):
 
     code, out, _ = run_module(["setup", *tiny])
     assert code == 0 and out.split()[0] == "value_black"
-    assert run_module(["solve", "--width", "2"]) == (1, "", "error: width must be 3..40, got 2\n")
+    assert run_module(["solve", "--width", "2"]) == (2, "", "error: width must be 3..40, got 2\n")
 
 
 def test_compare_a_played_game_knob(capsys, cache):
@@ -216,4 +216,4 @@ def test_compare_a_played_game_knob(capsys, cache):
     code, out, _ = run(capsys, *argv)
     assert code == 0 and "leaves the setup game's value to the first mover at -0.1" in out
     code, out, err = run(capsys, "compare", "--baseline", "width=2")
-    assert code == 1 and err == "error: width must be 3..40, got 2\n"
+    assert code == 2 and err == "error: width must be 3..40, got 2\n"

@@ -220,7 +220,7 @@ def toy_main(argv=None):
 @pytest.mark.parametrize(
     ("argv", "code", "line"),
     [
-        (["--n-dice", "9"], 1, "error: n_dice must be 1..8, got 9"),
+        (["--n-dice", "9"], 2, "error: n_dice must be 1..8, got 9"),
         (["--n-dice", "x"], 2, "error: toy: argument --n-dice: n_dice: expected an int, got 'x'"),
         (["--bogus"], 2, "error: toy: unrecognized arguments: --bogus"),
         (["--seed", "13"], 1, "error: [Errno 2] No such file or directory: 'x'"),
@@ -257,13 +257,13 @@ def test_a_ctrl_c_swallowed_while_loading_ends_before_main_runs(capsys, monkeypa
     assert captured.err == "error: interrupted\n" and captured.out == ""
 
 
-@pytest.mark.parametrize("seed", [13, 16, 20])
-def test_any_error_after_a_ctrl_c_ends_as_interrupted(capsys, monkeypatch, seed):
+@pytest.mark.parametrize(("seed", "code"), [(13, 1), (16, 1), (20, 2)])
+def test_any_error_after_a_ctrl_c_ends_as_interrupted(capsys, monkeypatch, seed, code):
     """A Ctrl-C that surfaces as another error (numba turns an interrupted compilation
     into ``RuntimeError: no compiled object yet``) ends as interrupted, not as a bug or a
     bad value; without a Ctrl-C the same errors keep their own lines and codes."""
     monkeypatch.delenv(cli.TRACEBACK_ENV, raising=False)
-    assert toy_main(["--seed", str(seed)]) == 1
+    assert toy_main(["--seed", str(seed)]) == code
     assert "interrupted" not in capsys.readouterr().err
     monkeypatch.setattr("tabletop._entry._interrupted", True)
     assert toy_main(["--seed", str(seed)]) == 130
@@ -276,7 +276,7 @@ def test_any_error_after_a_ctrl_c_ends_as_interrupted(capsys, monkeypatch, seed)
         (18, 1, "error: out of memory: Unable to allocate 26.5 GiB for an array; "
                 "choose smaller rules or sizes"),
         (19, 1, "error: Python int too large to convert to C ssize_t"),
-        (20, 1, "error: n_dice is red"),
+        (20, 2, "error: n_dice is red"),
     ],
 )  # fmt: skip
 def test_memory_overflow_and_colour_are_one_plain_line(capsys, seed, code, line):
@@ -326,15 +326,15 @@ BAD_COMMANDS = [
     (["commander", "battle", "--defenders", "1"], 2),
     (["tabletop.notebooks", "--jobs", "0"], 2),
     (["tabletop.index", "--bogus"], 2),
-    # values out of range, wrong files: 1
-    (["panache", "advise", "7", "7"], 1),
-    (["citadel", "resolve", "32Q", "0", "0", "0"], 1),
+    # values out of range: 2; files that cannot be read: 1
+    (["panache", "advise", "7", "7"], 2),
+    (["citadel", "resolve", "32Q", "0", "0", "0"], 2),
     (["samarra", "solve", "--position", "/nonexistent/board.txt"], 1),
-    (["commander", "race", "--stock", "99999999999999999999999"], 1),
+    (["commander", "race", "--stock", "99999999999999999999999"], 2),
     (["tabletop.index", "--report-dir", "/nonexistent/reports"], 1),
     # a count beyond 64 bits (once an OverflowError inside numpy) and a table larger
-    # than memory (a MemoryError, or a refusal with the estimate): 1
-    (["panache", "simulate", "--games", "100000000000000000000000"], 1),
+    # than memory (a MemoryError, or a refusal with the estimate): 2 and 1
+    (["panache", "simulate", "--games", "100000000000000000000000"], 2),
     (["samarra", "solve", "--width", "5", "--length", "6"], 1),
 ]
 
