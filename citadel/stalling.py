@@ -475,6 +475,8 @@ def stalling(rules: Rules, min_bids=MIN_BIDS, sides=None, duel: bool = True,
     if isinstance(min_bids, (str, bytes)) or not hasattr(min_bids, "__iter__"):
         raise TypeError(f"min_bids must be a sequence of ints, got {min_bids!r}")
     min_bids = [check_int("min_bids", m, 0, 10**6) for m in min_bids]
+    if not min_bids:
+        raise ValueError("min_bids must hold at least one min_bid, got none")
     if sides is None:
         sides = [] if rules.n_players == 2 else [
             s for s in coalition_classes(rules) if 2 * len(s) <= rules.n_players]

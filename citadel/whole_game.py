@@ -460,6 +460,8 @@ def standard_states(rules: Rules) -> dict:
     (0, 100, 50)
     """
     rules = Rules.check(rules, default=False)
+    if rules.n_players != 2:
+        raise ValueError(f"rules: the duel is the two-player game, got n_players={rules.n_players}")
     c = rules.capital
     return {name: (y, int(c * n), int(c * s)) for name, (y, n, s) in STANDARD_STATES.items()}
 

@@ -53,7 +53,7 @@ class Strategy:
     Parameters
     ----------
     buy_from_turn : int
-        First turn (round) the player buys gold (default 1).
+        First turn (round) the player buys gold (>= 1, the first turn; default 1).
     buy_max_rate : int
         Buys only when the rate is at most this (default 6: always).
     buy_reserve : int
@@ -87,8 +87,8 @@ class Strategy:
 
         for f in fields(self):
             value = getattr(self, f.name)
-            if f.name != "raid_margin":
-                value = check_int(f.name, value, 0)  # 2.5 or 2.0 is no count of anything
+            if f.name != "raid_margin":  # 2.5 or 2.0 is no count of anything; turns start at 1
+                value = check_int(f.name, value, 1 if f.name == "buy_from_turn" else 0)
             elif isinstance(value, float | np.floating) and np.isinf(value):
                 value = float(value)  # +inf: never raid; -inf: always
             else:  # NaN would never compare true: a silent "never"

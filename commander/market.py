@@ -327,7 +327,8 @@ def price_table(rules: Rules, max_stock: int | None = None, *, allow_large: bool
     return frame
 
 
-def round_trips(rules: Rules, max_stock: int | None = None) -> pd.Series:
+def round_trips(rules: Rules, max_stock: int | None = None, *, allow_large: bool = False,
+                progress: bool | None = None) -> pd.Series:  # fmt: skip
     """Doublons gained by selling one gold into ``stock`` and buying it back next turn.
 
     With no one else trading in between, the sale moves the stock to ``stock + 1``
@@ -340,6 +341,12 @@ def round_trips(rules: Rules, max_stock: int | None = None) -> pd.Series:
     rules : Rules
     max_stock : int, optional
         Largest stock tabulated (default ``rules.total_gold``).
+    allow_large : bool
+        Build even when the series (16 bytes a stock, with its index) exceeds the memory
+        available (default False: refuse with a ``MemoryError`` before any work).
+    progress : bool, optional
+        Show a progress bar (default: when stderr is a terminal); the series is built
+        in chunks of stocks, so Ctrl-C stops it.
 
     Returns
     -------
@@ -353,10 +360,23 @@ def round_trips(rules: Rules, max_stock: int | None = None) -> pd.Series:
     """
     import pandas as pd
 
+    from tabletop.validate import check_bool
+
     rules = Rules.check(rules, default=False)
     top = rules.total_gold if max_stock is None else check_int("max_stock", max_stock, 0)
-    gains = [sell_price(rules, s, 1) - buy_price(rules, s + 1, 1) for s in range(top + 1)]
-    return pd.Series(gains, index=pd.RangeIndex(top + 1, name="stock"), name="round_trip_gain")
+    allow_large = check_bool("allow_large", allow_large)
+    show_progress(progress)
+    n = top + 1
+    check_memory(Estimate("commander.round_trips", 16 * n, {"max_stock": top},
+                          detail=f"{n:,} stocks x 16 bytes"), allow_large)  # fmt: skip
+    gains = np.empty(n, dtype=np.int64)
+    with progress_bar(n, "commander round trips", progress, "stock") as bar:
+        for lo in range(0, n, PRICE_CHUNK):
+            hi = min(n, lo + PRICE_CHUNK)
+            _, buy, sell = _price_columns(rules, lo, hi + 1)  # buy back from stock + 1
+            gains[lo:hi] = sell[:-1, 0] - buy[1:, 0]
+            bar.update(hi - lo)
+    return pd.Series(gains, index=pd.RangeIndex(n, name="stock"), name="round_trip_gain")
 
 
 def market_arrays(rules: Rules, max_stock: int) -> tuple[np.ndarray, np.ndarray]:

@@ -111,7 +111,8 @@ class Rules(CheckedRules):
         Extra votes of the character launching a referendum (default 1).
     votes_by_rank : tuple of (str, int)
         Votes per rank (default boatswain / masters_mate 1, lieutenant 2, second 3,
-        captain / governor 4).
+        captain / governor 4). Rank names are free, for card sets of their own: a card
+        whose rank is not listed is refused when it votes.
     min_crew, min_territories, min_adventure : int
         Deck construction minima (10, 10, 45).
     majority_counts_independents : bool

@@ -386,8 +386,8 @@ def duel_keeps(rules: Rules | None = None, opponent_points: int = 20, situations
                 raise ValueError(f"situations[{i}] must be a (set_aside, rolled) pair of dice "
                                  f"lists, got {item!r:.80}")  # fmt: skip
             set_aside, rolled = item
-            set_aside = check_faces("set_aside", set_aside)
-            rolled = check_faces("rolled", rolled)
+            set_aside = check_faces(f"situations[{i}] set_aside", set_aside)
+            rolled = check_faces(f"situations[{i}] rolled", rolled)
             if not rolled or len(set_aside) + len(rolled) != n:
                 raise ValueError(
                     f"each situation must hold n_dice={n} dice, at least one rolled; "

@@ -192,7 +192,11 @@ def utility_vector(rules: Rules, utility) -> np.ndarray:
     elif callable(utility):
         out = np.empty(totals.size)
         for k, t in enumerate(totals):
-            value = utility(int(t))
+            try:
+                value = utility(int(t))
+            except TypeError as exc:  # not a function of one total
+                raise TypeError(f"utility must be a function of one total, such as "
+                                f"lambda t: t; calling it failed: {exc}") from None
             try:
                 out[k] = float(value)
             except (TypeError, ValueError):

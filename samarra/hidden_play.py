@@ -79,6 +79,14 @@ def is_bluff(position: Position, action: Action) -> bool:
     """
     check_instance("position", position, Position)
     check_instance("action", action, Action)
+    if action not in legal_actions(position):
+        raise ValueError(f"action {action} is not legal in this position (the side to move "
+                         "may play one of samarra.legal_actions(position))")
+    return _is_bluff(position, action)
+
+
+def _is_bluff(position: Position, action: Action) -> bool:
+    """:func:`is_bluff` of a legal action (the walks over solved trees, unchecked)."""
     if action.kind != "move" or action.figure == SERVANT:
         return False
     me = position.to_move
@@ -170,7 +178,7 @@ def equilibrium_play(solution: HiddenSolution) -> pd.DataFrame:
                 totals[me, kinds[a.kind]] += r
             elif a.kind == "move":
                 totals[me, 2] += r
-                totals[me, 3] += r * is_bluff(p, a)
+                totals[me, 3] += r * _is_bluff(p, a)
             walk(q, child, pair, r, left - 1)
 
     for i, j, start in _starts(form):

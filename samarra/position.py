@@ -155,7 +155,7 @@ class Position:
         live = [c for c in checked if c >= 0]
         if len(set(live)) != len(live):
             twice = sorted({c for c in live if live.count(c) > 1})
-            raise ValueError(f"two figures on one cell: cell {twice[0]}")
+            raise ValueError(f"cells: two figures on one cell: cell {twice[0]}")
         set_(self, "cells", tuple(checked))
         # a dead figure is off the board: its revealed flag is dropped (always False)
         revealed = _bools("revealed", self.revealed, 6)

@@ -61,6 +61,11 @@ class FolderGivenError(IsADirectoryError, ValueError):
     the operating system would raise, so callers that catch either see it."""
 
 
+class FileMissingError(FileNotFoundError, ValueError):
+    """A file the user names does not exist: a bad argument (``ValueError``) and the
+    ``OSError`` the operating system would raise."""
+
+
 class FileInPathError(NotADirectoryError, ValueError):
     """A file path lies under a file, not a folder: a bad argument (``ValueError``) and
     the ``OSError`` the operating system would raise."""

@@ -703,6 +703,8 @@ def sweep(
     if not callable(analysis):
         raise TypeError(f"analysis must be callable, got {type(analysis).__name__}")
     variants = expand_grid(grid)
+    if fixed is not None and not isinstance(fixed, Mapping):
+        raise TypeError(f"fixed must be a mapping of argument names to values, got {fixed!r:.80}")
     fixed = dict(fixed or {})
     _check_names(fixed, "fixed argument")
     fixed = {k: _plain(k, v, "fixed argument") for k, v in fixed.items()}

@@ -863,7 +863,8 @@ def _api() -> dict[str, Entry]:
                                (-1, 2.5, NAN, "1", True, None, 99)),
              "rules": Rules(M), "launched": BOOL}, float, lambda r, a: _in_unit(r)),
         "commander.round_trips": Entry(
-            {"rules": Rules(M), "max_stock": Int(0, None, 12, optional=True)}, pd.Series),
+            {"allow_large": BOOL, "progress": PROGRESS,
+             "rules": Rules(M), "max_stock": Int(0, None, 12, optional=True)}, pd.Series),
         "commander.seat_advantage": Entry(
             {"result": Fixed(lambda d: _commander_economy(), "x", 3, None)}, pd.DataFrame),
         "commander.sell_price": Entry(

@@ -1,0 +1,68 @@
+"""Calls an independent probe of the public API found answered wrongly or unclearly:
+each now ends in a clear error naming what is wrong (or, for a huge size, a refusal
+with an estimate)."""
+
+from __future__ import annotations
+
+import pytest
+
+import citadel
+import commander
+import panache
+import samarra
+import tabletop
+
+
+def test_round_trips_of_a_huge_stock_are_refused_with_an_estimate():
+    with pytest.raises(MemoryError, match=r"commander.round_trips needs about 16.0 TB.*max_stock"):
+        commander.round_trips(commander.Rules(), 10**12)
+
+
+def test_round_trips_equal_the_prices_one_stock_at_a_time():
+    from commander.market import buy_price, sell_price
+
+    for rules in (commander.Rules(), commander.Rules(sale_price="after"),
+                  commander.Rules(exchange_rates=((9, 1), (4, 3), (0, 5)))):  # fmt: skip
+        gains = commander.round_trips(rules, 40).tolist()
+        assert gains == [sell_price(rules, s, 1) - buy_price(rules, s + 1, 1) for s in range(41)]
+        assert (max(gains) > 0) == (rules.sale_price == "before")
+
+
+def test_standard_states_need_the_two_player_game():
+    with pytest.raises(ValueError, match="rules: the duel is the two-player game, got n_players=4"):
+        citadel.standard_states(citadel.Rules())
+
+
+def test_a_bluff_is_asked_of_a_legal_action_only():
+    p = samarra.start_position(samarra.Rules(length=3), "SMD", "SMD")
+    with pytest.raises(ValueError, match="is not legal in this position"):
+        samarra.is_bluff(p, samarra.Action("move", 0, 99))
+
+
+def test_a_strategy_buys_from_turn_1_at_the_earliest():
+    with pytest.raises(ValueError, match="buy_from_turn must be >= 1, got 0"):
+        commander.Strategy(buy_from_turn=0)
+
+
+def test_unclear_errors_now_name_their_parameter(tmp_path):
+    small = panache.Rules(n_dice=3, start_points=6)
+    with pytest.raises(ValueError, match=r"situations\[0\] set_aside must hold faces"):
+        panache.duel_keeps(small, 4, situations=[((7,), (1, 2))])
+    with pytest.raises(TypeError, match="utility must be a function of one total"):
+        panache.utility_vector(panache.Rules(), lambda: 1)
+    with pytest.raises(ValueError, match="min_bids must hold at least one"):
+        citadel.stalling(citadel.Rules(radius=1, capital=10, bid_step=5), min_bids=[])
+    with pytest.raises(ValueError, match="cells: two figures on one cell"):
+        samarra.Position(samarra.Rules(), (0, 0, 2, 12, 13, 14))
+    with pytest.raises(TypeError, match="fixed must be a mapping"):
+        tabletop.sweep(lambda seed=None, **k: {"x": 1}, {"n_dice": [1]}, fixed=5, jobs=1)
+
+
+@pytest.mark.parametrize("load", [commander.load_cards, commander.load_decks])
+def test_a_missing_file_or_a_folder_is_a_bad_path(tmp_path, load):
+    with pytest.raises(ValueError, match="no such file"):
+        load(tmp_path / "missing.csv")
+    with pytest.raises(FileNotFoundError):  # still the OSError a caller may catch
+        load(tmp_path / "missing.csv")
+    with pytest.raises(ValueError, match="is a folder"):
+        load(tmp_path)
