@@ -902,7 +902,7 @@ def _api() -> dict[str, Entry]:
              "entries": Fixed(lambda d: (("x", 1),), "x", 3, None, (("x", 2.5),))},
             commander.Deck),
         "commander.Strategy": Entry(
-            {"buy_from_turn": Int(0, None, 3, huge=False), "buy_max_rate": Int(0, None, 6,
+            {"buy_from_turn": Int(1, None, 3, huge=False), "buy_max_rate": Int(0, None, 6,
                                                                                   huge=False),
              "buy_reserve": Int(0, None, 3, huge=False),
              "sell_min_rate": Int(0, None, 99, huge=False),

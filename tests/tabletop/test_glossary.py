@@ -39,7 +39,7 @@ KNOWN_TERMS = (
     "balance card", "percentage points", "bluff", "information set", "sequence",
     "Markov chain", "value iteration",
     "Shapley's value iteration", "matrix game", "characteristic function",
-    "pure profiles", "turn plans", "turn", "round", "shared corner",
+    "turn plans", "turn", "round", "shared corner",
     "diplomats", "attachments", "lair", "pillage", "conquest bonus", "independents",
     "seven seas", "fixed point",
 )  # fmt: skip
