@@ -124,15 +124,20 @@ def _states(space: DuelSpace):
                 yield y, int(cn), int(cs)
 
 
-#: Seconds per state of the compiled solve (:func:`solve_duel_game`) on 2 quiet cores:
-#: a fixed part plus a part growing with the square of the distinct orders a side has
-#: at the starting capital (the stage games' size; their supports grow with it too).
-#: Fitted to the eight-direction solves at capital 100 (71,407 states; 26 / 51 / 101
-#: distinct orders at bid step 20 / 10 / 5). A rough figure: on busy cores a solve
-#: takes several times longer.
-SECONDS_PER_STATE = 2e-5
+#: Seconds per state of the compiled solve (:func:`solve_duel_game`): a fixed part plus
+#: parts growing with the square and the cube of the distinct orders a side has at the
+#: starting capital (the stage games' size; their supports grow with it too). Fitted to
+#: the eight-direction solves at capital 100 timed by the extended Citadel report
+#: (71,407 states; 21 / 26 / 51 / 101 / 126 / 251 distinct orders at bid step
+#: 25 / 20 / 10 / 5 / 4 / 2 took 8.4 / 7.6 / 21.4 / 68.3 / 86.6 / 723.3 s): the fit is
+#: within 22% of each. The cube dominates from about 100 distinct orders on (bid step 2
+#: took 8.4 times bid step 4, for twice the orders). A rough figure: on busy cores a
+#: solve takes several times longer.
+SECONDS_PER_STATE = 9e-5
 #: See :data:`SECONDS_PER_STATE`: seconds per state and per squared distinct order.
-SECONDS_PER_STATE_ORDER = 6e-8
+SECONDS_PER_STATE_ORDER = 3.7e-8
+#: See :data:`SECONDS_PER_STATE`: seconds per state and per cubed distinct order.
+SECONDS_PER_STATE_ORDER3 = 4e-10
 
 
 def _distinct_orders(rules: Rules, directions: str) -> int:
@@ -151,14 +156,15 @@ def _distinct_orders(rules: Rules, directions: str) -> int:
 def solve_time(rules: Rules, directions: str = "axis") -> Estimate:
     """Time (and memory) of :func:`solve_duel_game`, from the size of the grid: one
     stage game per state ``(y, capital N, capital S)``, each over the distinct orders
-    (:data:`SECONDS_PER_STATE`, :data:`SECONDS_PER_STATE_ORDER`).
+    (:data:`SECONDS_PER_STATE`, :data:`SECONDS_PER_STATE_ORDER`,
+    :data:`SECONDS_PER_STATE_ORDER3`).
 
     Examples
     --------
     >>> est = solve_time(Rules(n_players=2))
     >>> est.knobs, 30 < est.seconds < 120
     ({'radius': 3, 'capital': 100, 'bid_step': 1, 'directions': 'axis'}, True)
-    >>> 10 * 60 < solve_time(Rules(n_players=2), "all").seconds < 60 * 60
+    >>> 60 * 60 < solve_time(Rules(n_players=2), "all").seconds < 2 * 60 * 60
     True
     """
     levels = rules.capital // rules.bid_step + 1
@@ -170,7 +176,8 @@ def solve_time(rules: Rules, directions: str = "axis") -> Estimate:
              "directions": directions}  # fmt: skip
     # the values, and each state's optimal orders: two vectors of at most `orders` floats
     nbytes = 8 * states * (1 + 4 * orders)
-    seconds = states * (SECONDS_PER_STATE + SECONDS_PER_STATE_ORDER * orders**2)
+    seconds = states * (SECONDS_PER_STATE + SECONDS_PER_STATE_ORDER * orders**2
+                        + SECONDS_PER_STATE_ORDER3 * orders**3)
     return Estimate("citadel.solve_duel_game", nbytes, knobs, seconds,
                     f"{states:,} states of {orders} distinct orders a side")  # fmt: skip
 
@@ -195,7 +202,7 @@ def solve_duel_game(rules: Rules, directions: str = "axis", *, progress: bool | 
     progress : bool, optional
         Show a progress bar over the states (default: when stderr is a terminal). A
         solve estimated to take more than 30 s (:func:`solve_time`; the default rules
-        take about a minute, with ``"all"`` directions about 20 minutes) says so first, as a
+        take about a minute, with ``"all"`` directions more than an hour) says so first, as a
         logged warning.
     allow_large : bool
         Solve even when :func:`solve_time`'s memory estimate exceeds the memory
