@@ -316,7 +316,8 @@ def command_line(game: str, subcommand: str, changed: Mapping, seed: int = 0) ->
 
 
 #: Seconds a card may take before the page asks to go ahead (about a minute: the seed
-#: rules' cards take 0.3 to 35 s on 2 cores).
+#: rules' cards take 0.3 to 35 s on 2 cores, Citadel's about 60-75 s since its duel is
+#: solved as the rules write it, with all eight directions, so the page asks first).
 CARD_BUDGET = 60.0
 
 

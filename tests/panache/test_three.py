@@ -16,7 +16,10 @@ SMALL = [
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("rules", SMALL, ids=["default-faces", "no-counters"])
+@pytest.mark.parametrize("rules", [
+    pytest.param(SMALL[0], id="default-faces"),
+    pytest.param(SMALL[1], id="no-counters", marks=pytest.mark.large),  # minutes: -m large
+])  # fmt: skip
 def test_three_players_match_plain_value_iteration(rules):
     sol = solve_three(rules)
     win, first = brute.three(

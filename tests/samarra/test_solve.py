@@ -317,8 +317,8 @@ def _endgame(rules, seed, dead=(1, 5), used=(True, True)):
         ({"length": 3, "win_on_arrival_only": True}, (2, 5), (True, True)),
         ({"length": 3, "allow_pass": True}, (1, 5), (True, True)),
         ({"length": 3, "no_repetition": True}, (2, 4), (True, True)),
-        ({"length": 3, "allow_pass": True, "no_repetition": True, "auto_death": True},
-         (1, 4), (False, True)),
+        pytest.param({"length": 3, "allow_pass": True, "no_repetition": True, "auto_death": True},
+                     (1, 4), (False, True), marks=pytest.mark.large),  # each rule above alone
         pytest.param({"length": 4}, (2, 4), (True, True), marks=pytest.mark.slow),
     ],
 )
@@ -366,7 +366,8 @@ def test_the_folded_table_gives_every_state_its_unfolded_value(knobs):
         {"length": 3},
         {"length": 3, "allow_pass": True},
         {"length": 3, "no_repetition": True},
-        {"length": 3, "allow_pass": True, "no_repetition": True},
+        pytest.param({"length": 3, "allow_pass": True, "no_repetition": True},
+                     marks=pytest.mark.large),  # the values test solves these rules
         pytest.param({"width": 4, "length": 3, "no_repetition": True},
                      marks=pytest.mark.large),  # no axis: every entry is two positions
         pytest.param({"length": 4}, marks=pytest.mark.large),
