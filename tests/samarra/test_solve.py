@@ -340,7 +340,7 @@ def test_table_matches_plain_minimax_on_endgames(knobs, dead, used, cache):
         pytest.param({"length": 3, "adjacency": "king", "auto_death": True,
                       "no_repetition": True}, marks=pytest.mark.slow),
         pytest.param({"width": 4, "length": 3, "win_on_arrival_only": True},
-                     marks=pytest.mark.slow),  # no axis: every entry is two positions
+                     marks=pytest.mark.large),  # no axis: every entry is two positions
         pytest.param({"width": 4, "length": 3, "win_on_arrival_only": True,
                       "allow_pass": True}, marks=pytest.mark.large),
         pytest.param({"length": 4, "allow_pass": True, "no_repetition": True},
