@@ -25,10 +25,10 @@ import csv
 import os
 from dataclasses import dataclass
 from importlib import resources
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from commander.rules import Rules
+from tabletop.files import read_user_text
 from tabletop.frozen import same_fields
 from tabletop.validate import check_instance, check_path
 
@@ -127,20 +127,7 @@ def _source(path) -> tuple[str, str]:
     if path is None:
         ref = resources.files("commander") / "data" / "cards.csv"
         return ref.read_text(encoding="utf-8"), "commander/data/cards.csv"
-    return _read_file(path), str(path)
-
-
-def _read_file(path) -> str:
-    """The text of a file the user names: a missing file or a folder is a bad ``path``
-    (a ValueError, and the OSError the system would raise)."""
-    from tabletop.files import FileMissingError, FolderGivenError
-
-    path = Path(path)
-    if path.is_dir():
-        raise FolderGivenError(f"path {str(path)!r} is a folder: a CSV file is needed")
-    if not path.exists():
-        raise FileMissingError(f"path {str(path)!r}: no such file")
-    return path.read_text(encoding="utf-8")
+    return read_user_text(path), str(path)
 
 
 @dataclass(frozen=True, eq=False)
@@ -344,7 +331,7 @@ def load_decks(
         text = (resources.files("commander") / "data" / "decks.csv").read_text(encoding="utf-8")
         source = "commander/data/decks.csv"
     else:
-        text, source = _read_file(path), str(path)
+        text, source = read_user_text(path), str(path)
     problems: list[tuple[str, int, str, str]] = []
     decks: dict[str, list[tuple[str, int]]] = {}
     for number, row in _read_rows(text, source, DECK_COLUMNS):

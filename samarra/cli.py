@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import functools
 from dataclasses import fields
-from pathlib import Path
 
 import pandas as pd
 
@@ -51,6 +50,7 @@ from samarra.solve import check_solvable, solve
 from samarra.variants import compare_variants
 from tabletop import cli
 from tabletop.balance import balance_task
+from tabletop.files import read_user_text
 from tabletop.sweep import expand_grid
 from tabletop.validate import check_float, check_int
 
@@ -151,7 +151,7 @@ def _solve(args) -> pd.DataFrame:
     rules = cli.rules_from_args(Rules, args)
     position = None
     if args.position is not None:
-        position = parse_position(Path(args.position).read_text(), rules)
+        position = parse_position(read_user_text(args.position), rules)
     table = solve(check_solvable(rules), directory=args.cache_dir)
     if position is None:
         total = sum(table.counts.values())

@@ -71,6 +71,27 @@ class FileInPathError(NotADirectoryError, ValueError):
     the ``OSError`` the operating system would raise."""
 
 
+def read_user_text(path: str | os.PathLike) -> str:
+    """The text (UTF-8) of a file the user names. A missing file or a folder is a bad
+    ``path``: :class:`FileMissingError` or :class:`FolderGivenError`, each a
+    ``ValueError`` and the ``OSError`` the system would raise.
+
+    Examples
+    --------
+    >>> read_user_text("/nonexistent/cards.csv")
+    Traceback (most recent call last):
+    ...
+    tabletop.files.FileMissingError: path '/nonexistent/cards.csv': No such file or directory
+    """
+    check_path("path", path)
+    path = Path(path)
+    if path.is_dir():
+        raise FolderGivenError(f"path {str(path)!r} is a folder: a file path is needed")
+    if not path.exists():
+        raise FileMissingError(f"path {str(path)!r}: No such file or directory")
+    return path.read_text(encoding="utf-8")
+
+
 def _default_mode() -> int:
     """Permissions of a newly created file under the process umask (mkstemp uses 0600)."""
     mask = os.umask(0)
