@@ -48,6 +48,24 @@ class Term:
         """The name and its aliases."""
         return (self.name, *self.aliases)
 
+    @property
+    def shown_aliases(self) -> tuple[str, ...]:
+        """The aliases a reader needs told: not a plural or a change of case or of spacing
+        of a spelling listed before it (``MPs`` after ``MP``, ``95 % interval``)."""
+        shown: list[str] = []
+        seen = {_plain(self.name)}
+        for alias in self.aliases:
+            plain = _plain(alias)
+            if not any(plain in (s, s + "s", s + "es") for s in seen):
+                shown.append(alias)
+            seen.add(plain)
+        return tuple(shown)
+
+
+def _plain(spelling: str) -> str:
+    """A spelling with case, spaces and hyphens ignored."""
+    return re.sub(r"[\s-]+", "", spelling.lower())
+
 
 def load_glossary(path=None) -> tuple[Term, ...]:
     """The entries of the glossary file (default :data:`GLOSSARY_FILE`), by name.
@@ -99,7 +117,20 @@ def used_in(entry: Term, text: str) -> bool:
 
 
 def glossary_markdown(terms=None, level: int = 3) -> str:
-    """The glossary as Markdown: one heading of ``level`` and its definition per term."""
+    """The glossary as Markdown: one heading of ``level`` per term, then the other
+    spellings the reports use (``Also written: V, V(start).``, where there are any a
+    reader would not guess) and the definition.
+
+    Examples
+    --------
+    >>> print(glossary_markdown([term("value")]).splitlines()[2])
+    *Also written:* V, V(start), value to.
+    """
     terms = load_glossary() if terms is None else terms
     marks = "#" * level
-    return "\n\n".join(f"{marks} {t.name}\n\n{t.definition}" for t in terms)
+
+    def entry(t: Term) -> str:
+        also = f"*Also written:* {', '.join(t.shown_aliases)}.\n\n" if t.shown_aliases else ""
+        return f"{marks} {t.name}\n\n{also}{t.definition}"
+
+    return "\n\n".join(entry(t) for t in terms)
