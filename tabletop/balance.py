@@ -573,13 +573,29 @@ def _source_digest(game: str) -> str:
     return digest.hexdigest()
 
 
+#: Options of a game's ``balance`` that do not change the card: the seed is keyed on its
+#: own, and a card is the same on any number of workers, with or without a bar.
+_NOT_IN_KEY = frozenset({"seed", "jobs", "progress", "cache_dir"})
+
+
 def _card_key(game: str, rules, seed, options: Mapping) -> dict | None:
-    """The cache key of a card, or None when the seed is not reproducible."""
+    """The cache key of a card, or None when the seed is not reproducible. The options
+    are completed with the defaults of the game's ``balance``, so a card asked for with
+    a default written out (as the command line does) is the card asked for without it;
+    the options that do not change the card (:data:`_NOT_IN_KEY`) are left out."""
+    import inspect
+
+    from tabletop.games import get
     from tabletop.seeding import as_seed_sequence
 
     if seed is None or isinstance(seed, np.random.Generator):
         return None
     seq = as_seed_sequence(seed)
+    params = inspect.signature(get(game).balance).parameters.values()
+    defaults = {p.name: p.default for p in params
+                if p.kind is p.KEYWORD_ONLY and p.default is not p.empty}  # fmt: skip
+    options = {name: value for name, value in {**defaults, **options}.items()
+               if name not in _NOT_IN_KEY}  # fmt: skip
     return {"format": "tabletop.balance", "version": CACHE_VERSION, "game": game,
             "rules": repr(rules), "options": {k: repr(v) for k, v in sorted(options.items())},
             "seed": [repr(seq.entropy), list(seq.spawn_key)],

@@ -609,8 +609,12 @@ def _run_pending(analysis, pending, fixed, executor, jobs, handle) -> None:
                 for future in cf.as_completed(futures):
                     handle(futures[future], _outcome(future))
             finally:
-                for future in futures:
-                    future.cancel()
+                # a pool of our own is stopped below: its manager thread fails the tasks
+                # that wait when their workers go, and a task cancelled here meanwhile
+                # would make it raise (InvalidStateError, printed at a Ctrl-C)
+                if owned is None:
+                    for future in futures:
+                        future.cancel()
         else:
             raise TypeError(
                 f"executor must be None, a concurrent.futures.Executor or a "

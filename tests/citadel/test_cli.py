@@ -206,8 +206,10 @@ def test_compare_min_bid(capsys, tmp_path, monkeypatch):
     rows = run_json(capsys, "compare", *CARD, "--min-bid", "5", "--baseline", "radius=1",
                     "--baseline", "capital=10", "--baseline", "bid_step=5")  # fmt: skip
     knobs = {"radius": 1, "capital": 10, "bid_step": 5}
+    # the command line stored its two cards in the cache: the library reads the same
     res = compare_rules("citadel", {**knobs, "min_bid": 5}, knobs, seed=0, n_games=300,
-                        duel_grid=5, coalition_grid=10, jobs=1)  # fmt: skip
+                        duel_grid=5, coalition_grid=10, jobs=1, cache=True)  # fmt: skip
+    assert len(list((tmp_path / "cards").glob("citadel-*.json"))) == 2
     assert [r["difference"] for r in rows] == [
         None if np.isnan(d) else d for d in res.table["difference"]]
     assert [r["marker"] for r in rows] == res.table["marker"].tolist()

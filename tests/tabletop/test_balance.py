@@ -194,6 +194,19 @@ def test_card_cache(tmp_path, monkeypatch):
     assert len(list((tmp_path / "cards").glob("*.json"))) == 2
 
 
+def test_card_cache_key_fills_in_the_defaults():
+    """A card asked for with a default written out (as the command line does) is the
+    card asked for without it; a changed option or the worker count is not."""
+    from citadel import Rules
+
+    plain = B._card_key("citadel", Rules(), 0, {"n_games": 300})
+    assert plain == B._card_key("citadel", Rules(), 0, {"n_games": 300, "duel_grid": 5,
+                                                         "duel_directions": "all", "jobs": 1})
+    assert plain != B._card_key("citadel", Rules(), 0, {"n_games": 300, "duel_grid": 10})
+    assert plain != B._card_key("citadel", Rules(), 1, {"n_games": 300})
+    assert "jobs" not in plain["options"] and plain["options"]["duel_grid"] == "5"
+
+
 def test_compare_rules_seeds_the_two_cards_independently():
     from commander import Rules, balance
     from tabletop.sweep import task_seed
