@@ -19,6 +19,8 @@ from tabletop.stats import estimate_mean
 from tabletop.sweep import task_seed
 
 INCOMES = (2, 4, 6)
+#: The round of the card's survival figure: the share of all games won by then.
+EARLY_ROUND = 20
 #: The sample decks that play the economy, repeated for more than two players.
 DECKS = ("spanish_sample", "ghost_sample", "english_sample", "brethren_sample")
 
@@ -38,7 +40,12 @@ METRICS = (
     Metric("first_seat_edge", "monte carlo", "probability",
            "seat 0's share of the finished games minus 1/{n_players}"),
     Metric("win_round", "monte carlo", "rounds",
-           "mean winning round of the finished games"),
+           "mean winning round among the games won within {max_rounds} rounds (a "
+           "conditional mean: it leaves out the unfinished games, so it understates a "
+           "game's length)"),
+    Metric(f"won_within_{EARLY_ROUND}", "monte carlo", "probability",
+           f"share of all economy games won within {EARLY_ROUND} rounds (a survival figure "
+           "beside win_round: the unfinished games count in its denominator)"),
 )  # fmt: skip
 
 #: What the verdict of ``compare`` speaks of.
@@ -77,7 +84,10 @@ def balance(rules: Rules | None = None, *, n_games: int = 50_000, seed=0,
         * ``money_loop``, ``money_loop_gain`` (exact): whether a sell-then-buy-back
           round trip gains doublons, and the largest gain;
         * ``finished``, ``first_seat_edge``, ``win_round`` (MC): the economy's share
-          of finished games, seat 0's edge among them, their mean length.
+          of finished games, seat 0's edge among them, their mean length (a mean
+          among finished games only, so biased low);
+        * ``won_within_20`` (MC): the share of all games won within
+          :data:`EARLY_ROUND` rounds, unfinished games included.
 
     Examples
     --------
@@ -108,6 +118,8 @@ def balance(rules: Rules | None = None, *, n_games: int = 50_000, seed=0,
                            max_rounds=max_rounds)  # fmt: skip
     done = res.win_round > 0
     entries["finished"] = estimate(estimate_mean(done))
+    entries[f"won_within_{EARLY_ROUND}"] = estimate(
+        estimate_mean(done & (res.win_round <= EARLY_ROUND)))
     if done.sum() >= 2:
         first = (res.win_seat[done] == 0).astype(float) - 1 / rules.n_players
         entries["first_seat_edge"] = estimate(estimate_mean(first))

@@ -435,9 +435,12 @@ GAMES: dict[str, Game] = {
                 draws=Cell("{1-base.finished:pct} of those 2-player economies are still "
                            "unfinished at the round limit",
                            "commander", "The economy model"),
-                length=Cell("{base.win_round:num} rounds (mean of the finished 2-player "
-                            "economies); turns to the fastest win with 4 doublons of income "
-                            "a turn: {base.fastest_win_income_4:turn}",
+                length=Cell("{base.win_round:num} rounds (mean among the 2-player "
+                            "economies that finish, so it understates a game's length); "
+                            "counting the unfinished ones, {base.won_within_20:pct} of all "
+                            "those economies are won within 20 rounds; turns to the fastest "
+                            "win with 4 doublons of income a turn: "
+                            "{base.fastest_win_income_4:turn}",
                             "commander", "The economy model"),
                 exploit=Cell("the money loop: selling a gold at a band edge and buying it "
                              "back next turn gains doublons ({base.money_loop_gain:turn} a "

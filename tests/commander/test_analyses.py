@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from commander import Rules, balance, simulate_economy, solve_race
-from commander.analyses import DECKS, INCOMES
+from commander.analyses import DECKS, EARLY_ROUND, INCOMES
 from commander.cards import load_cards, load_decks
 from commander.market import round_trips
 from tabletop.sweep import task_seed
@@ -43,6 +43,9 @@ def test_monte_carlo_rows_equal_the_simulator_with_the_same_seed(card):
     edge = np.mean(res.win_seat[done] == 0) - 0.5  # the card averages (x - 1/2)
     assert card.loc["first_seat_edge", "value"] == pytest.approx(edge, abs=1e-15)
     assert card.loc["win_round", "value"] == res.win_round[done].mean()
+    early = done & (res.win_round <= EARLY_ROUND)  # the unfinished games count as not won
+    assert card.loc[f"won_within_{EARLY_ROUND}", "value"] == early.mean()
+    assert card.loc[f"won_within_{EARLY_ROUND}", "n"] == N
 
 
 def test_an_independent_run_falls_within_the_intervals(card):
@@ -83,4 +86,6 @@ def test_the_report_shows_the_index_card():
     assert f"{100 * e['value']:+.1f} [{100 * e['low']:+.1f}, {100 * e['high']:+.1f}]" in line
     w = row.loc["win_round"]
     assert f"{w['value']:.2f} [{w['low']:.2f}, {w['high']:.2f}]" in line
+    s = row.loc[f"won_within_{EARLY_ROUND}"]
+    assert f"{100 * s['value']:.1f}% [{100 * s['low']:.1f}%, {100 * s['high']:.1f}%]" in line
     assert f"{int(row.loc['finished', 'n']):,}" in line
