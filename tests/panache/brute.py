@@ -169,6 +169,13 @@ def optimal_vector(face_values, n, utility):
     return value(0, n)
 
 
+@functools.lru_cache(maxsize=4)
+def _duel_once(face_values, n, start, counters, stake_factor):
+    """:func:`duel` computed once per rules (its tables are read, never written, by
+    :func:`three`, which needs them in every call)."""
+    return duel(face_values, n, start, counters=counters, stake_factor=stake_factor)
+
+
 def three(face_values, n, start, counters=True, stake_factor=2, iterations=200, reply_to=None,
           held=None, counter_gaps=None):  # fmt: skip
     """Three players by plain value iteration on canonical states (mover, next, last),
@@ -188,8 +195,7 @@ def three(face_values, n, start, counters=True, stake_factor=2, iterations=200, 
     q = hits.get(0, 0.0)
     s = 1 - q
     pi = optimal_value(face_values, n, lambda t: float(t == 0))
-    _, duel_first = duel(face_values, n, start, counters=counters, stake_factor=stake_factor)
-    duel_win, _ = duel(face_values, n, start, counters=counters, stake_factor=stake_factor)
+    duel_win, duel_first = _duel_once(tuple(face_values), n, start, counters, stake_factor)
     rng = range(1, top + 1)
     win = {(a, b, c): (1 / 3, 1 / 3, 1 / 3) for a in rng for b in rng for c in rng}
 
