@@ -105,9 +105,12 @@ def duel(face_values, n, start, first_round_gain=True, counters=True, stake_fact
         ha = sum(p / s * (0.0 if a - k * h <= 0 else 1 - w[(b, a - k * h)])
                  for h, p in hits.items() if h > 0)  # fmt: skip
         x = y = decline
-        for _ in range(2000):
+        for _ in range(2000):  # until the floats stop moving (then they stay)
+            before = x, y
             x = s * ht + q * (min(decline, y) if counters else decline)
             y = s * ha + q * max(decline, x)
+            if (x, y) == before:
+                break
         return max(decline, x)
 
     for _ in range(100_000):
@@ -255,9 +258,12 @@ def three(face_values, n, start, counters=True, stake_factor=2, iterations=200, 
             chances = (held or {}).get((a, b, c), {}).get((target, k))
             for tc, ac in [chances] if chances else pairs if counters else [(False, False)]:
                 x = y = decline
-                for _ in range(400):
+                for _ in range(400):  # until the floats stop moving (then they stay)
+                    before = x, y
                     x = add(scale(ht, s), add(scale(y, float(tc)), scale(decline, 1 - tc)), q)
                     y = add(scale(ha, s), add(scale(x, float(ac)), scale(decline, 1 - ac)), q)
+                    if (x, y) == before:
+                        break
                 if chances:
                     gain_t, gain_a = y[target] - decline[target], x[0] - decline[0]
                     loss = max((1 - tc) * max(gain_t, 0), tc * max(-gain_t, 0),
@@ -390,9 +396,12 @@ def committed_duel(face_values, n, start, turn_choose, mp_choose=None, first_rou
         ha = sum(p / s * (0.0 if a - k * h <= 0 else 1 - theirs[(b, a - k * h)])
                  for h, p in hits.items() if h > 0)  # fmt: skip
         x = y = decline
-        for _ in range(2000):
+        for _ in range(2000):  # until the floats stop moving (then they stay)
+            before = x, y
             x = s * ht + q * (min(decline, y) if counters else decline)
             y = s * ha + q * max(decline, x)
+            if (x, y) == before:
+                break
         return max(decline, x)
 
     for _ in range(100_000):
