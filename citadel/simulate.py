@@ -53,6 +53,8 @@ FIRST_BUDGET = 1 << 12
 
 #: Fewest rounds per chunk of a call.
 MIN_BUDGET = 64
+#: Most rounds per chunk of one call (far beyond any call's work; int64-safe).
+MAX_BUDGET = 1 << 40
 
 
 @dataclass(frozen=True, eq=False)
@@ -186,10 +188,12 @@ def _calls(n_chunks: int, chunk_size: int, n: int):
 
 
 def _next_budget(budget: int, spent: float) -> int:
-    """Rounds per chunk of the next call: about CHUNK_SECONDS of work, at most doubling."""
+    """Rounds per chunk of the next call: about CHUNK_SECONDS of work, at most doubling,
+    and at most :data:`MAX_BUDGET` (calls that end early, their games done, would
+    otherwise double it past what the kernel's integers hold)."""
     if spent <= 0:
-        return 2 * budget
-    return max(MIN_BUDGET, min(2 * budget, int(budget * CHUNK_SECONDS / spent)))
+        return min(2 * budget, MAX_BUDGET)
+    return max(MIN_BUDGET, min(2 * budget, MAX_BUDGET, int(budget * CHUNK_SECONDS / spent)))
 
 
 def simulate_games(

@@ -31,7 +31,7 @@ import numpy as np
 
 from commander.rules import Rules
 from tabletop.frozen import same_fields
-from tabletop.validate import check_int
+from tabletop.validate import check_bool, check_int
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -175,6 +175,9 @@ def referendum(
         Default ``Rules()``.
     launched : bool
         Whether the first voter for launched the referendum (default True).
+    allow_large : bool
+        Enumerate even when it would take more than :data:`ENUMERATION_LIMIT` seconds
+        (refused otherwise, in one line with the estimate).
 
     Returns
     -------
@@ -219,6 +222,41 @@ def rally(challenger_bid: int, controller_bid: int) -> str:
     a = check_int("challenger_bid", challenger_bid, 0)
     b = check_int("controller_bid", controller_bid, 0)
     return "challenger" if a > b else "controller"
+
+
+#: Steps of :func:`_subset_counts` per second, from its bound :func:`_enumeration_steps`
+#: (about 1.2 million dictionary updates a second, about a third of the bound; measured
+#: 2026-11-27 on pools of 30 to 80 cards).
+ENUMERATION_RATE = 3.0e6
+#: Longest exact enumeration run without ``allow_large=True``, in seconds.
+ENUMERATION_LIMIT = 60.0
+
+
+def _enumeration_steps(strengths, commands, k) -> int:
+    """An upper bound on the dictionary updates of :func:`_subset_counts`: each card
+    updates every (sum, command) of the j-card subsets, j < k, whose number is at most
+    the j-subsets themselves and at most the sums they can reach times the commands."""
+    values = sorted(strengths)
+    n, kinds = len(values), len(set(commands))
+    steps = 0
+    for j in range(min(k, n)):
+        span = sum(values[n - j:]) - sum(values[:j]) + 1
+        steps += min(math.comb(n, j), span * kinds)
+    return steps * n
+
+
+def _check_enumeration(what: str, pools, allow_large: bool) -> None:
+    """Refuse, in one line with its estimate, an exact enumeration that would take more
+    than :data:`ENUMERATION_LIMIT` seconds, unless ``allow_large``. ``pools``: (name,
+    strengths, commands, k) of each side's draw."""
+    from tabletop.budget import duration
+
+    seconds = sum(_enumeration_steps(s, c, k) for _, s, c, k in pools) / ENUMERATION_RATE
+    if seconds > ENUMERATION_LIMIT and not allow_large:
+        draws = ", ".join(f"{k} of {len(s)} cards from {name}" for name, s, _, k in pools)
+        raise ValueError(f"{what}: the exact odds of drawing {draws} take about "
+                         f"{duration(seconds)} to enumerate; draw fewer cards, or pass "
+                         "allow_large=True")  # fmt: skip
 
 
 def _subset_counts(strengths, commands, k, big):
@@ -280,6 +318,8 @@ def battle_odds(
     attacker_bonus: int = 0,
     defender_bonus: int = 0,
     rules: Rules | None = None,
+    *,
+    allow_large: bool = False,
 ) -> BattleOdds:
     """Exact odds when each side engages a uniform random draw from its pool.
 
@@ -297,6 +337,10 @@ def battle_odds(
         Command of each attacker pool card (default all 0: always capturable).
     rules : Rules, optional
         Default ``Rules()``.
+    allow_large : bool
+        Enumerate even when it would take more than :data:`ENUMERATION_LIMIT` seconds
+        (refused otherwise, in one line with the estimate: every subset of each pool
+        is counted by its strength, exactly).
 
     Returns
     -------
@@ -325,6 +369,9 @@ def battle_odds(
     base = (check_int("target_value", target_value, 0)
             + check_int("defender_bonus", defender_bonus, 0))
     bonus = check_int("attacker_bonus", attacker_bonus, 0)
+    _check_enumeration("battle_odds", [("attacker_pool", apool, cmds, ka),
+                                       ("defender_pool", dpool, (0,), kd)],
+                       check_bool("allow_large", allow_large))  # fmt: skip
     big = 10**9
     att = _subset_counts(apool, cmds, ka, big)
     dfd = _subset_counts(dpool, (0,) * len(dpool), kd, big)
@@ -355,7 +402,7 @@ def battle_odds(
 
 def referendum_odds(
     for_pool: Sequence[int], n_for: int, against_pool: Sequence[int], n_against: int,
-    rules: Rules | None = None, launched: bool = True,
+    rules: Rules | None = None, launched: bool = True, *, allow_large: bool = False,
 ) -> float:
     """Exact probability a referendum passes when each side's voters are drawn at random.
 
@@ -373,6 +420,9 @@ def referendum_odds(
         Default ``Rules()``.
     launched : bool
         Whether the first voter for launched the referendum (default True).
+    allow_large : bool
+        Enumerate even when it would take more than :data:`ENUMERATION_LIMIT` seconds
+        (refused otherwise, in one line with the estimate).
 
     Returns
     -------
@@ -384,8 +434,6 @@ def referendum_odds(
     0.3333333333333333
     """
     rules = Rules.check(rules)
-    from tabletop.validate import check_bool
-
     launched = check_bool("launched", launched)
     pro = _ints("for_pool", for_pool)
     con = _ints("against_pool", against_pool)
@@ -393,6 +441,9 @@ def referendum_odds(
     ka = check_int("n_against", n_against, 0, len(con))
     if launched and kf == 0:
         raise ValueError("n_for must be >= 1 when launched (the launcher votes for), got 0")
+    _check_enumeration("referendum_odds", [("for_pool", pro, (0,), kf),
+                                           ("against_pool", con, (0,), ka)],
+                       check_bool("allow_large", allow_large))  # fmt: skip
     bonus = rules.launcher_bonus if launched else 0
     big = 10**9
     fors = _subset_counts(pro, (0,) * len(pro), kf, big)

@@ -435,9 +435,17 @@ class Table:
         self.rules = Rules.check(rules, default=False)
         check_instance("dist", dist, np.ndarray)
         check_instance("geo", geo, Geometry, optional=True)
+        self.geometry = geometry(self.rules) if geo is None else geo
+        entries = self.geometry.n_states
+        if dist.ndim != 1 or dist.size != entries:
+            raise ValueError(f"dist must hold one entry per state index of the board "
+                             f"({entries:,} for {self.rules.width} x {self.rules.length}), "
+                             f"got shape {dist.shape}")  # fmt: skip
+        if not np.issubdtype(dist.dtype, np.integer):
+            raise TypeError(f"dist must hold integer distances (int16 from solve), got dtype "
+                            f"{dist.dtype}")  # fmt: skip
         self.dist = np.asarray(dist).view()
         self.dist.flags.writeable = False
-        self.geometry = geometry(rules) if geo is None else geo
         self._matched = self.rules  # the last rules object seen to match the table's
         self._by_distance = None  # positions per distance, once computed
 

@@ -716,6 +716,7 @@ def sweep(
         both = sorted(set(variant) & set(fixed))
         if both:
             raise ValueError(f"{both[0]!r} is both a grid knob and a fixed argument")
+    _check_accepted(analysis, variants, fixed)
     if executor is None:
         jobs = check_count("jobs", (os.cpu_count() or 1) if jobs is None else jobs, 1)
     if store is None and seed is None:
@@ -730,6 +731,30 @@ def sweep(
     keeper = _Store(store, label, fixed, root, analysis) if store is not None else None
     with keeper.locked() if keeper else contextlib.nullcontext():
         return _sweep(analysis, variants, fixed, root, executor, jobs, keeper, progress, label)
+
+
+def _check_accepted(analysis, variants, fixed) -> None:
+    """Refuse, before any task runs, a grid knob or fixed argument that ``analysis``
+    does not take (where its signature can be read and has no ``**kwargs``): every task
+    would fail on it."""
+    import inspect
+
+    try:
+        params = inspect.signature(analysis).parameters
+    except (TypeError, ValueError):  # a callable without a signature: its tasks will say
+        return
+    if any(p.kind is p.VAR_KEYWORD for p in params.values()):
+        return
+    takes = {name for name, p in params.items()
+             if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}  # fmt: skip
+    for names, kind in [(set().union(*variants), "grid knob"), (set(fixed), "fixed argument")]:
+        unknown = sorted(names - takes)
+        if unknown:
+            raise ValueError(f"{kind} {unknown[0]!r} is not an argument of the analysis; it "
+                             f"takes {', '.join(sorted(takes - {'seed'}))}")
+    if "seed" not in takes:
+        raise ValueError("the analysis must take a seed= argument (each task gets its own), "
+                         f"it takes {', '.join(sorted(takes)) or 'no argument'}")
 
 
 def _sweep(analysis, variants, fixed, root, executor, jobs, keeper, progress, label):

@@ -66,3 +66,55 @@ def test_a_missing_file_or_a_folder_is_a_bad_path(tmp_path, load):
         load(tmp_path / "missing.csv")
     with pytest.raises(ValueError, match="is a folder"):
         load(tmp_path)
+
+
+def test_a_table_holds_one_integer_entry_per_state_index():
+    import numpy as np
+
+    from samarra.solve import n_entries
+
+    rules = samarra.Rules(length=3)
+    entries = n_entries(rules)
+    with pytest.raises(ValueError, match=rf"one entry per state index of the board "
+                                         rf"\({entries:,} for 3 x 3\), got shape \(5,\)"):
+        samarra.Table(rules, np.zeros(5, dtype=np.int8))
+    with pytest.raises(TypeError, match="dist must hold integer distances"):
+        samarra.Table(rules, np.zeros(entries))
+    assert samarra.Table(rules, np.zeros(entries, np.int16)).dist.size == entries
+
+
+def test_huge_exact_draws_are_refused_with_their_estimate():
+    with pytest.raises(ValueError, match=r"referendum_odds: the exact odds of drawing 150 of "
+                                         r"300 cards from for_pool.* take about \d+ min.*"
+                                         r"allow_large=True"):
+        commander.referendum_odds(list(range(300)), 150, [3], 1)
+    with pytest.raises(ValueError, match=r"battle_odds: .*200 of 400 cards from attacker_pool"):
+        commander.battle_odds("tactical", list(range(400)), 200, [1], 1, 1)
+    small = commander.battle_odds("tactical", [1, 2, 3], 2, [1, 2], 1, 1, allow_large=False)
+    assert small == commander.battle_odds("tactical", [1, 2, 3], 2, [1, 2], 1, 1)
+
+
+def test_a_sweep_refuses_a_knob_its_analysis_does_not_take():
+    def analysis(n_dice, sides, seed):
+        return {"p": 1}
+
+    with pytest.raises(ValueError, match="grid knob 'bogus' is not an argument of the "
+                                         "analysis; it takes n_dice, sides"):
+        tabletop.sweep(analysis, {"n_dice": [1], "bogus": [4]}, seed=0, jobs=1)
+    with pytest.raises(ValueError, match="fixed argument 'colour'"):
+        tabletop.sweep(analysis, {"n_dice": [1]}, fixed={"sides": 6, "colour": 1}, seed=0, jobs=1)
+    with pytest.raises(ValueError, match="must take a seed= argument"):
+        tabletop.sweep(lambda n_dice: {"p": 1}, {"n_dice": [1]}, seed=0, jobs=1)
+
+
+def test_many_short_kernel_calls_keep_their_round_budget_in_range():
+    """Each kernel call that ends early doubles the next call's round budget: 5,000,000
+    games (or 3,000 in chunks of one) made it overflow the kernel's int64."""
+    games = citadel.simulate_games(citadel.Rules(), "random", 3000, seed=1, chunk_size=1)
+    assert games.rounds.size == 3000 and (games.rounds >= 1).all()
+    from citadel.simulate import MAX_BUDGET, _next_budget
+
+    budget = 64
+    for _ in range(100):
+        budget = _next_budget(budget, 0.0)
+    assert budget == MAX_BUDGET < 2**62
