@@ -32,16 +32,20 @@ def _seat_metrics() -> tuple[Metric, ...]:
     out = []
     for k in SEAT_COUNTS:
         for s in range(k):
-            meaning = (f"seat {s}'s winning chance in {k}-player games of rule-of-thumb "
-                       "players (Agent.heuristic() on every seat; seat 0 starts)")
+            meaning = (f"seat {s}'s winning chance in {k}-player games of 'leader' "
+                       "rule-of-thumb players (Agent.heuristic() on every seat: attack the "
+                       "leader, always counter, stake the most allowed when ahead; seat 0 "
+                       "starts)")
             out.append(Metric(f"seat_{s}_share_{k}p", "monte carlo", "probability", meaning))
         out.append(Metric(f"seat_spread_{k}p", "monte carlo", "probability",
                           f"how far the seat furthest from its fair share 1/{k} lies from it, "
-                          f"with {k} rule-of-thumb players: max over seats of |share - 1/{k}|; "
+                          f"with {k} 'leader' rule-of-thumb players: max over seats of "
+                          f"|share - 1/{k}|; "
                           "interval: 95% bounds on the true largest distance, from every "
                           "seat's interval widened until all hold at once (critical value "
-                          "calibrated by simulating equal seats); its low end is 0 unless "
-                          "equal seats are rejected at the 5% level (seat_deviation)"))  # fmt: skip
+                          "calibrated by simulating equal seats); a distance cannot be "
+                          "negative, so its low end is 0 unless equal seats are rejected at "
+                          "the 5% level (seat_deviation)"))  # fmt: skip
     return tuple(out)
 
 

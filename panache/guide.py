@@ -194,15 +194,15 @@ class PlayerSheet:
             ]),
             ("A Master Panache attempt: aim for a total of exactly 0", [
                 *self.mp_rule.text(rules).splitlines(),
-                f"Success {zero['value']:.1%}, against {zero['optimum']:.1%} for perfect "
-                f"play: {100 * zero['cost']:.1f} percentage points given up (the margin "
+                f"Success {zero['value']:.2%}, against {zero['optimum']:.2%} for perfect "
+                f"play: {100 * zero['cost']:.2f} percentage points given up (the margin "
                 f"allowed was {100 * self.mp_margin:g} percentage points).",
                 *self._example_lines("zero"),
             ]),
             ("In a two-player game", [
                 f"Playing both rules (every other decision well) against a perfect opponent "
-                f"wins {both['mean']:.1%} of games (first seat {both['first']:.1%}, second "
-                f"seat {both['second']:.1%}); perfect play wins 50% over the two seats: "
+                f"wins {both['mean']:.2%} of games (first seat {both['first']:.2%}, second "
+                f"seat {both['second']:.2%}); perfect play wins 50% over the two seats: "
                 f"{100 * both['cost']:.2f} percentage points given up.",
             ]),
             ("Unsure about one roll?", [

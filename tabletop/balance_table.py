@@ -123,7 +123,10 @@ def seed_card(game: str, knobs: Mapping) -> pd.DataFrame:
 
 
 def _trim(text: str) -> str:
-    return text.rstrip("0").rstrip(".") if "." in text else text
+    """A whole number without its zero decimals ("100.00" -> "100"); other decimals kept
+    ("49.40" stays "49.40", as beside "49.47")."""
+    whole, _, decimals = text.partition(".")
+    return whole if decimals.strip("0") == "" else text
 
 
 def _number(x: float, kind: str, decimals: int | None = None) -> str:

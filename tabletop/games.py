@@ -254,9 +254,12 @@ GAMES: dict[str, Game] = {
             random_play=None,
             index_row=IndexRow(
                 edge=Cell("the first player wins {base.first_player_win:pct} of duels between "
-                          "solved players; with 4 players the seat furthest from a fair 25% lies "
-                          "{base.seat_spread_4p:pp} from it (simultaneous bounds: a low end "
-                          "of 0 means no seat effect detected)",
+                          "solved players; with 4 players all following the 'leader' rule of "
+                          "thumb (attack the leader, always counter, stake the most allowed "
+                          "when ahead) the seat furthest from a fair 25% lies "
+                          "{base.seat_spread_4p:pp} from it (simultaneous bounds on a distance, "
+                          "which cannot be negative: a low end of 0 means no seat effect "
+                          "detected)",
                           "panache_game", "The two-player game, solved exactly"),
                 draws=Cell("none: the last player left wins"),
                 length=Cell("{base.duel_rounds:num} rounds (duel of solved players)",

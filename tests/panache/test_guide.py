@@ -41,7 +41,7 @@ def test_sheet_duel_costs_are_the_committed_duels(sheet):
 def test_sheet_text_quotes_the_computed_numbers(sheet):
     text = sheet.markdown()
     both = sheet.duel.loc["both rules"]
-    assert f"{both['mean']:.1%}" in text and f"{100 * both['cost']:.2f} percentage" in text
+    assert f"{both['mean']:.2%}" in text and f"{100 * both['cost']:.2f} percentage" in text
     for line in sheet.turn_rule.text(RULES).splitlines():
         assert line in text
     assert "`python -m panache advise 6 5 5`" in text

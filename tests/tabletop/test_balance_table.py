@@ -51,6 +51,7 @@ def fake_source(game: str, knobs) -> "pd.DataFrame":  # noqa: F821
     [
         ((0.4947, 0.4947, 0.4947, "exact", 1600, "pct"), "49.47% (exact)"),
         ((1.0, 1.0, 1.0, "exact", 36, "pct"), "100% (exact)"),
+        ((0.494, 0.494, 0.494, "exact", 1600, "pct"), "49.40% (exact)"),  # as beside 49.47%
         ((0.0422, 0.0371, 0.0472, "monte carlo", 50000, "pp"),
          "+4.2 pp [+3.7, +4.7] (n = 50,000)"),
         ((-0.0006, -0.0009, -0.0003, "monte carlo", 10**6, "pp"),
