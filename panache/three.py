@@ -75,7 +75,7 @@ import numba
 import numpy as np
 
 from panache._duel_kernels import MAX_LEVEL
-from panache._three_exact import MIX_SHIFT, Context, solve_mixed_class
+from panache._three_exact import MIX_SHIFT, Context
 from panache._three_kernels import (
     announces,
     best_attack,
@@ -88,6 +88,7 @@ from panache._three_kernels import (
     turn_outcomes,
     vector_turn,
 )
+from panache._three_switch import solve_mixed_class
 from panache.duel import duel_size, max_points, round_points, solve_duel
 from panache.policy import TurnPolicy
 from panache.rules import Rules
