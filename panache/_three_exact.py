@@ -64,8 +64,10 @@ combination, the envelopes traced and the choices tried again with them. A held
 exchange need not be an equilibrium of its exchange everywhere on the envelope, so
 the check of a candidate also requires every held counter decision to be a best
 reply at the candidate's values (:func:`panache._three_kernels.counter_incentives`,
-to ``ACCEPT``). A class with no candidate accepted keeps its fictitious-play values
-and their regret.
+to ``ACCEPT``). A class with no candidate accepted at a counter switch goes on to the
+switch stage (:mod:`panache._three_switch`: an exchange at its mixed equilibrium,
+both sides indifferent, bridges the jump); one that stage does not solve either
+keeps its fictitious-play values and their regret.
 
 References
 ----------
