@@ -64,8 +64,10 @@ combination, the envelopes traced and the choices tried again with them. A held
 exchange need not be an equilibrium of its exchange everywhere on the envelope, so
 the check of a candidate also requires every held counter decision to be a best
 reply at the candidate's values (:func:`panache._three_kernels.counter_incentives`,
-to ``ACCEPT``). A class with no candidate accepted keeps its fictitious-play values
-and their regret.
+to ``ACCEPT``). A class with no candidate accepted at a counter switch goes on to the
+switch stage (:mod:`panache._three_switch`: an exchange at its mixed equilibrium,
+both sides indifferent, bridges the jump); one that stage does not solve either
+keeps its fictitious-play values and their regret.
 
 References
 ----------
@@ -225,7 +227,8 @@ class _Envelope:
 
     def flips(self):
         """The exchanges whose selected counters change at a jump near the start
-        value: ``(target, level, counters below, counters above)`` per jump."""
+        value: ``(target, level, counters below, counters above, where)`` per jump,
+        ``where`` the jump's ``d``."""
         out = []
         for lo, hi in self.jump_intervals:
             if min(abs(lo - self.d0), abs(hi - self.d0)) >= WINDOW:
@@ -236,7 +239,7 @@ class _Envelope:
                 for k in range(1, MAX_LEVEL + 1):
                     b, a = below[target, k], above[target, k]
                     if not np.array_equal(b, a, equal_nan=True):
-                        out.append((target, k, b, a))
+                        out.append((target, k, b, a, 0.5 * (lo + hi)))
         return out
 
     def _collect(self, lo, p_lo, hi):
@@ -420,9 +423,10 @@ def _forcings(flips):
     return out
 
 
-def solve_mixed_class(ctx, three, a, b, c):
+def search_class(ctx, three, a, b, c, traced=None):
     """Replace the class's fictitious-play values in ``three`` by an exact stationary
-    equilibrium when one is found.
+    equilibrium when the search finds one (the switch stage that follows is
+    :func:`panache._three_switch.solve_mixed_class`).
 
     Returns ``(method, forced, mixes)``: ``method`` is ``"mixed"``, or ``"pure search"`` when
     the equilibrium found mixes nowhere (a pure one the best-response steps circled
@@ -436,12 +440,13 @@ def solve_mixed_class(ctx, three, a, b, c):
     to its ``(3, MAX_LEVEL + 1, 2)`` counter chances (NaN: the selection), else it is
     empty; ``mixes`` maps each state that mixes two plans at a breakpoint of its
     envelope to the chance of the plan below it (the best turn at a slightly lower
-    no-change chance; the other is the best turn at a slightly higher one)."""
+    no-change chance; the other is the best turn at a slightly higher one).
+    ``traced``, a dict, keeps the envelopes traced (see :func:`_search`)."""
     states = [(a, b, c), (b, c, a), (c, a, b)]
     start = np.array([three[s] for s in states])
     parts = [ctx.parts(three, *s) for s in states]
     forced = [no_forced() for _ in range(3)]
-    traced = {}
+    traced = {} if traced is None else traced
     v, choice, theta, switch, flips = _search(ctx, three, states, parts, start, forced, traced)
     if v is None and isinstance(choice, str):
         return ("no pure exchange" if choice == "no pure exchange" else "not found"), {}, {}

@@ -21,7 +21,7 @@ attacking, and so on). Such a class is first played by fictitious play over the
 movers' turn plans (see :func:`panache._three_kernels.solve_class`): each mover
 mixes the plans met so far, and the class keeps the mixture whose *regret* is
 smallest. From those values an exact mixed equilibrium is then sought
-(:func:`panache._three_exact.solve_mixed_class`): a state's turn reads the class's
+(:func:`panache._three_exact.search_class`): a state's turn reads the class's
 own values only through the mover's chance when nothing changes, so its best turn
 is the upper envelope of lines in that one number; the equilibrium mixes two plans
 at a breakpoint of the envelope (in one, two or three of the class's states) and
@@ -48,8 +48,13 @@ worth more or less than not countering), the mover's best turn jumps, and no mix
 of the mover's plans bridges the jump. There the search holds the exchanges that
 switch near the class's values at one side's counters (another pure equilibrium of
 the exchange), and keeps a candidate only when, at its own values, those counters are
-best replies too (:func:`panache._three_exact.solve_mixed_class`). The exchanges so
-held are listed by :attr:`ThreeSolution.held` and counted per class in
+best replies too (:func:`panache._three_exact.search_class`). Where no hold passes,
+the *switch stage* (:func:`panache._three_switch.solve_mixed_class`) plays an
+exchange that switches near the values at its mixed equilibrium: the target counters
+and the attacker counters back with chances that leave both indifferent, found by
+Newton's method together with the plan mixtures of the other states, and accepted by
+the same two-sided check ("mixed counter" in ``method``). The exchanges so held,
+pure or mixed, are listed by :attr:`ThreeSolution.held` and counted per class in
 ``classes["held_exchanges"]``; the states whose mover mixes two plans are listed by
 :attr:`ThreeSolution.mixed` with the chance of each (:meth:`ThreeSolution.mixture`).
 The decisions, the three-player agent and the game simulator play both. A class
@@ -75,7 +80,7 @@ import numba
 import numpy as np
 
 from panache._duel_kernels import MAX_LEVEL
-from panache._three_exact import MIX_SHIFT, Context, solve_mixed_class
+from panache._three_exact import MIX_SHIFT, Context
 from panache._three_kernels import (
     announces,
     best_attack,
@@ -88,6 +93,7 @@ from panache._three_kernels import (
     turn_outcomes,
     vector_turn,
 )
+from panache._three_switch import solve_mixed_class
 from panache.duel import duel_size, max_points, round_points, solve_duel
 from panache.policy import TurnPolicy
 from panache.rules import Rules
@@ -150,7 +156,9 @@ class ThreeSolution:
         measured on the finished table: at most 1e-9 where the class is an exact
         equilibrium; ``method``: "pure" (policy iteration), "pure search" (a pure
         stationary equilibrium that the best-response steps circled without meeting,
-        found by the search for mixed ones), "mixed" (an exact mixed equilibrium), or
+        found by the search for mixed ones), "mixed" (an exact mixed equilibrium),
+        "mixed counter" (an exact equilibrium with an exchange at its mixed
+        equilibrium, a counter played at a chance strictly between 0 and 1), or
         why a cycling class kept its fictitious-play values:
         "counter switch" (the selected exchange equilibrium switches within 0.01
         of the values, in the mover's no-change chance), "not found" (no candidate

@@ -349,3 +349,100 @@ def test_batches_of_classes_solve_what_whole_levels_solve(monkeypatch):
 def test_the_solve_shows_its_bar_when_asked(capsys):
     solve_three(Rules(start_points=4, n_dice=2), progress=True)
     assert "panache three players" in capsys.readouterr().err
+
+
+#: Rules with a class at a counter switch that the search alone leaves approximate.
+SWITCH = Rules(n_dice=3, start_points=8)
+
+
+def _exchange_gains(sol, state, target, level):
+    """The target's gain from countering and the attacker's from countering back in
+    an exchange of ``state`` played at its held chances, by plain iteration of
+    X = s Ht + q (sigma Y + (1 - sigma) A), Y = s Ha + q (tau X + (1 - tau) A)
+    against the stored chances."""
+    from panache._three_kernels import stake_ceiling, state_parts
+
+    p = sol._params
+    a, b, c = state
+    ceiling = stake_ceiling(a, sol.rules.mp_stake_factor, sol.rules.mp_stake_cap or 0)
+    parts = state_parts(a, b, c, sol._table, p["duel"], p["n"], p["hit_given"], p["pi"], ceiling)
+    ht, ha = parts[0][target, level], parts[1][target, level]
+    nxt = sol.chances(b, c, a)
+    decline = np.array([nxt[2], nxt[0], nxt[1]])  # nothing changes: the next player moves
+    sigma, tau = sol.held.loc[(a, b, c, target, level)]
+    s, q = p["s"], p["q"]
+    x = y = decline
+    for _ in range(3000):
+        x = s * ht + q * (sigma * y + (1 - sigma) * decline)
+        y = s * ha + q * (tau * x + (1 - tau) * decline)
+    return y[target] - decline[target], x[0] - decline[0]
+
+
+@pytest.mark.slow
+def test_a_counter_switch_is_bridged_by_a_mixed_counter(monkeypatch):
+    """A class that the search alone leaves at a counter switch (its epsilon above
+    1e-9) is exact once one exchange plays its mixed equilibrium: each stored mover
+    chance is its best one-turn reply, the turn optimised by ``solve_turn`` on the
+    solution's own turn utility, on both sides."""
+    import panache._three_switch as switch
+
+    sol = solve_three(SWITCH)
+    classes = sol.classes
+    bridged = list(classes.index[classes["method"] == "mixed counter"])
+    assert len(bridged) == 1
+    assert (classes.loc[bridged, "regret"] <= 1e-9).all()
+    assert classes.loc[bridged, "held_exchanges"].tolist() == [1]
+    for a, b, c in bridged:
+        for state in ((a, b, c), (b, c, a), (c, a, b)):
+            after = sol.turn_utility(*state)
+            reply = solve_turn(SWITCH, after["mover"].to_numpy()).value
+            assert abs(reply - sol.chances(*state)[0]) <= 1e-9, state
+    monkeypatch.setattr(switch, "switch_stage", lambda *args: None)
+    alone = solve_three.__wrapped__(SWITCH)
+    assert (alone.classes.loc[bridged, "method"] == "counter switch").all()
+    assert (alone.classes.loc[bridged, "regret"] > 1e-6).all()
+    # here nothing is lost: every class the search alone solves is still exact (the
+    # classes above the bridged one read its new values, so their methods may differ)
+    before = alone.classes["regret"] <= 1e-9
+    assert (classes.loc[before, "regret"] <= 1e-9).all()
+    assert (classes["regret"] <= 1e-9).sum() > before.sum()
+
+
+@pytest.mark.slow
+def test_a_mixed_counter_leaves_both_sides_of_its_exchange_indifferent():
+    """The exchange held at a mixed equilibrium: the target counters and the attacker
+    counters back with chances strictly between 0 and 1, and at the stored chances
+    each is indifferent (a best reply), by plain iteration of the exchange."""
+    sol = solve_three(SWITCH)
+    held = sol.held
+    mixed = held[((held > 0) & (held < 1)).all(axis=1)]
+    assert len(mixed) == 1
+    for a, b, c, target, level in mixed.index:
+        gain_target, gain_attacker = _exchange_gains(sol, (a, b, c), target, level)
+        assert abs(gain_target) <= 1e-9 and abs(gain_attacker) <= 1e-9
+        # the solution's decisions play those chances
+        played = sol.decisions(a, b, c)["target_counters"][level - 1][target - 1]
+        assert played == mixed.loc[(a, b, c, target, level), "target_counters"]
+
+
+@pytest.mark.slow
+def test_every_class_called_exact_has_every_state_at_its_best_reply():
+    """The whole table of rules with a mixed counter: in every class called exact,
+    each state's stored mover chance is the mover's best one-turn reply within 1e-9
+    (``solve_turn`` on the turn utility, on both sides), and every held exchange's
+    counters are best replies."""
+    sol = solve_three(SWITCH)
+    exact = sol.classes["regret"] <= 1e-9
+    assert exact.mean() > 0.97 and (sol.classes["method"] == "mixed counter").any()
+    worst = 0.0
+    for a, b, c in sol.classes.index[exact]:
+        for state in {(a, b, c), (b, c, a), (c, a, b)}:
+            after = sol.turn_utility(*state)
+            reply = solve_turn(SWITCH, after["mover"].to_numpy()).value
+            worst = max(worst, abs(reply - sol.chances(*state)[0]))
+    assert worst <= 1e-9
+    for (a, b, c, target, level), row in sol.held.iterrows():
+        gain_target, gain_attacker = _exchange_gains(sol, (a, b, c), target, level)
+        for gain, chance in ((gain_target, row["target_counters"]),
+                             (gain_attacker, row["attacker_counters"])):  # fmt: skip
+            assert (1 - chance) * max(gain, 0) <= 1e-9 and chance * max(-gain, 0) <= 1e-9
