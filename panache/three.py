@@ -61,9 +61,9 @@ The decisions, the three-player agent and the game simulator play both. A class
 the search leaves unsolved keeps its fictitious-play values and epsilon
 (``method`` in :attr:`ThreeSolution.classes` says "counter switch" when such a
 switch lies near its values, "not found" otherwise). At default rules 17,584 of the
-21,360 classes (82.3%) are exact, 192 of them with an exchange at its mixed equilibrium
-and 486 with held exchanges; the 3,776 left have a two-sided gap of at most 1.7e-3
-(median 9.9e-5).
+21,360 classes (82.3%) are exact, 486 of them with held exchanges (192 with an
+exchange at its mixed equilibrium); the 3,776 left have a two-sided gap of at most
+1.7e-3 (median 9.9e-5).
 
 Round 1 is solved by backward induction over the three first turns, each player
 seeing the earlier results (docs/rules.md, Master Panache).
