@@ -174,8 +174,11 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def _interrupt(argv: list[str], tmp_path: Path, ready_timeout: float = 240.0):
+def _interrupt(argv: list[str], tmp_path: Path, ready_timeout: float = 240.0,
+               announced: str | None = None):  # fmt: skip
     """Start ``argv``, wait for ``ready`` (or RUNNING s when not None), interrupt it.
+    With ``announced``, the interrupt waits first for a line of stderr holding that
+    text (a command line's estimate, printed once its modules are loaded).
 
     Returns the exit code, stderr, the seconds from SIGINT to exit and the children
     seen just before the interrupt.
@@ -189,6 +192,11 @@ def _interrupt(argv: list[str], tmp_path: Path, ready_timeout: float = 240.0):
             line = proc.stdout.readline()
             assert line.strip() == "ready", (line, proc.stderr.read()[-2000:])
             assert time.monotonic() - start < ready_timeout
+        seen = ""
+        while announced is not None and announced not in seen:
+            line = proc.stderr.readline()
+            assert line, ("the command ended before announcing", seen)
+            seen += line
         time.sleep(RUNNING)
         assert proc.poll() is None, "the long call ended before the interrupt"
         children = _children(proc.pid)
@@ -198,7 +206,7 @@ def _interrupt(argv: list[str], tmp_path: Path, ready_timeout: float = 240.0):
             proc.wait(timeout=10 * LATENCY)
         finally:
             latency = time.monotonic() - sent
-        err = proc.stderr.read()
+        err = seen + proc.stderr.read()
         return proc.returncode, err, latency, children
     finally:
         if proc.poll() is None:
@@ -232,7 +240,7 @@ def test_sigint_ends_citadel_solve_with_its_defaults(tmp_path):
     integer capital and the eight directions: about 20 minutes) says so first and
     stops on Ctrl-C with one line and exit code 130."""
     argv = [sys.executable, "-m", "citadel", "solve", "--directions", "all"]
-    code, err, latency, children = _interrupt(argv, tmp_path)
+    code, err, latency, children = _interrupt(argv, tmp_path, announced="about")
     lines = err.strip().splitlines()
     assert code == 130
     assert lines[-1] == "error: interrupted"

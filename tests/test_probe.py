@@ -808,7 +808,7 @@ def _api() -> dict[str, Entry]:
                                  (-1, 2.5, NAN, "1", True, None, 99)),
              "target_value": Int(0, None, 3), "attacker_commands": Fixed(lambda d: None, "x"),
              "attacker_bonus": Int(0, None, 2), "defender_bonus": Int(0, None, 2),
-             "rules": Rules(M)}, commander.BattleOdds,
+             "rules": Rules(M), "allow_large": BOOL}, commander.BattleOdds,
             lambda r, a: _in_unit(r.p_attacker, r.p_capture) and _is_law(r.margin)),
         "commander.buy_price": Entry(
             {"rules": Rules(M), "stock": Kind("stock >= 3", lambda d: st.integers(3, 12),
@@ -861,7 +861,8 @@ def _api() -> dict[str, Entry]:
              "against_pool": IntList(0, 10, 0),
              "n_against": Kind("n <= pool", lambda d: st.integers(0, len(d["against_pool"])),
                                (-1, 2.5, NAN, "1", True, None, 99)),
-             "rules": Rules(M), "launched": BOOL}, float, lambda r, a: _in_unit(r)),
+             "rules": Rules(M), "launched": BOOL, "allow_large": BOOL}, float,
+            lambda r, a: _in_unit(r)),
         "commander.round_trips": Entry(
             {"allow_large": BOOL, "progress": PROGRESS,
              "rules": Rules(M), "max_stock": Int(0, None, 12, optional=True)}, pd.Series),
