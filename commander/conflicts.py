@@ -22,6 +22,7 @@ pool size rather than ``C(n, k)``.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -238,9 +239,10 @@ def _enumeration_steps(strengths, commands, k) -> int:
     the j-subsets themselves and at most the sums they can reach times the commands."""
     values = sorted(strengths)
     n, kinds = len(values), len(set(commands))
+    low = [0, *itertools.accumulate(values)]  # low[j]: the j weakest cards' sum
     steps = 0
     for j in range(min(k, n)):
-        span = sum(values[n - j:]) - sum(values[:j]) + 1
+        span = (low[n] - low[n - j]) - low[j] + 1  # the j strongest minus the j weakest
         steps += min(math.comb(n, j), span * kinds)
     return steps * n
 
