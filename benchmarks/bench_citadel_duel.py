@@ -3,9 +3,11 @@
 For each bid step (default rules otherwise: radius 3, capital 100, N vs S), prints the
 time of ``solve_duel_game(rules, "all")``, the number of states, the orders a side has
 and the distinct orders left after merging those with identical outcomes, the largest
-difference to the plain solver's values where it ran, and the exploitability of the
-solution measured by an exact best response over every legal order of the eight
-directions (``check_solution(sol, "all")``, timed apart).
+difference to the plain solver's values where it ran, the widest bracket on a state's
+value (what a stored strategy may give up there, certified by its exact guarantee:
+``DuelGameSolution.residual``), and the exploitability of the solution measured by an
+exact best response over every legal order of the eight directions
+(``check_solution(sol, "all")``, timed apart).
 
 Beside each solve, in the same process, the solver before the kept tableau (its
 double oracle re-solves each restricted game from the start: ``_solve_states(kept=
@@ -17,8 +19,8 @@ solved by HiGHS: the solver before issue 20) runs in the same process for the bi
 steps given to ``--plain`` (default none: about two minutes at bid step 20).
 ``--warm`` times beside it the solve whose double oracle starts each
 state from the optimal orders of its neighbour (``_solve_states(warm=True)``, not the
-default: its values move within the fixed-point tolerance, 1e-10). The check runs
-for the steps given to ``--check`` (default 20; it takes several times the solve).
+default: its values move within the brackets' width). The check runs for the steps
+given to ``--check`` (default 20, 10 and 5; it takes several times the solve).
 Goals: bid step 20 under 10 s, 10 under 30 s, 1 under 5 minutes, under 4 GB.
 
 Run: ``.venv/bin/python benchmarks/bench_citadel_duel.py`` (``--quick`` for tiny sizes;
@@ -73,7 +75,8 @@ def bench(bid_step: int, capital: int, plain: bool, warm: bool, check: bool,
         warm_seconds, hot = timed(lambda: _solve_states(duel_space(rules, "all"), warm=True))
         diff = float(np.abs(hot.values - sol.values).max())
         line += f"; warm-started {warm_seconds:.1f} s, largest value difference {diff:.1e}"
-    line += f"; V(start) = {sol.value():+.2e}, V(one row ahead) = {sol.value(1):.6f}"
+    line += (f"; V(start) = {sol.value():+.2e}, V(one row ahead) = {sol.value(1):.9f}, "
+             f"widest bracket {sol.residual:.1e}")  # fmt: skip
     if check:
         chk_seconds, chk = timed(lambda: check_solution(sol, "all", progress=False))
         line += f", exploitability {chk.exploitability:.1e} (checked in {chk_seconds:.1f} s)"
@@ -90,7 +93,7 @@ def main(argv=None) -> None:
     parser.add_argument("--plain", type=int, nargs="*", default=[],
                         help="bid steps at which the plain solver runs too")  # fmt: skip
     parser.add_argument("--warm", action="store_true", help="time the warm-started solve too")
-    parser.add_argument("--check", type=int, nargs="*", default=[20],
+    parser.add_argument("--check", type=int, nargs="*", default=[20, 10, 5],
                         help="bid steps whose solution is checked by best responses")  # fmt: skip
     args = parser.parse_args(argv)
     capital = 20 if args.quick else 100

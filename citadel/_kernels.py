@@ -427,8 +427,8 @@ def _solve(payoff, into, small_gap, warm, kept):
 @jit
 def _solve_shifted(shifted, loops, worth, into, small_gap, warm, kept):
     """The matrix game with the loop entries (``loops``: their row and column indices,
-    two int64 arrays) worth ``worth`` (``sign * u``: a round that changes nothing,
-    continued at value u), solved by :func:`_solve`. ``shifted`` holds the payoffs off
+    two int64 arrays) worth ``worth`` (v: a round that changes nothing, continued at
+    value v), solved by :func:`_solve`. ``shifted`` holds the payoffs off
     the loop; only its loop entries are written."""
     loop_i, loop_j = loops
     for k in range(loop_i.size):
@@ -437,22 +437,49 @@ def _solve_shifted(shifted, loops, worth, into, small_gap, warm, kept):
 
 
 @jit
-def _pair_stats(loop, rest, row, column):
-    """``(row @ loop @ column, row @ rest @ column)``."""
-    p_loop = 0.0
-    off = 0.0
+def _guarantees(rest, loop, row, column):
+    """``citadel.stage.reply_range`` of ``row`` and ``column``: ``(low, high)``, each
+    reply's ratio of the payoff off the loop to the chance of leaving it (0 where that
+    chance is 0), the worst over the replies."""
+    m, n = rest.shape
+    low = np.inf
+    for j in range(n):
+        gain = 0.0
+        leave = 0.0
+        for i in range(m):
+            if row[i] != 0.0 and not loop[i, j]:
+                gain += row[i] * rest[i, j]
+                leave += row[i]
+        low = min(low, gain / leave if leave > 0.0 else 0.0)
+    high = -np.inf
+    for i in range(m):
+        gain = 0.0
+        leave = 0.0
+        for j in range(n):
+            if column[j] != 0.0 and not loop[i, j]:
+                gain += rest[i, j] * column[j]
+                leave += column[j]
+        high = max(high, gain / leave if leave > 0.0 else 0.0)
+    return low, high
+
+
+@jit
+def _pair_value(rest, loop, row, column):
+    """The stationary value of a pair of mixed strategies: the payoff off the loop over
+    the chance of leaving it, 0 when the pair never leaves the state."""
+    gain = 0.0
+    leave = 0.0
     for i in range(row.size):
         if row[i] != 0.0:
             a = 0.0
             b = 0.0
             for j in range(column.size):
-                if loop[i, j]:
-                    a += column[j]
-                else:
-                    b += rest[i, j] * column[j]
-            p_loop += row[i] * a
-            off += row[i] * b
-    return p_loop, off
+                if not loop[i, j]:
+                    a += rest[i, j] * column[j]
+                    b += column[j]
+            gain += row[i] * a
+            leave += row[i] * b
+    return gain / leave if leave > 0.0 else 0.0
 
 
 @jit
@@ -466,49 +493,91 @@ def _clean_into(p, out):
 
 
 @jit
+def _keep_best(rest, loop, sol, best, clean, bracket, width):
+    """``citadel.stage._Bracket.add`` on the pair ``sol`` (row, column): keep each
+    cleaned strategy in ``best`` where its guarantee beats the bracket's end, and update
+    ``bracket``, a float array ``(low, high, stuck, stalls, share)``."""
+    _clean_into(sol[0], clean[0])
+    _clean_into(sol[1], clean[1])
+    low, high = _guarantees(rest, loop, clean[0], clean[1])
+    up = low > bracket[0] + 0.125 * width
+    down = high < bracket[1] - 0.125 * width
+    if low > bracket[0]:
+        bracket[0] = low
+        best[0][:] = clean[0]
+    if high < bracket[1]:
+        bracket[1] = high
+        best[1][:] = clean[1]
+    if not (up or down):
+        bracket[3] += 1.0
+        bracket[4] = np.sqrt(bracket[4])
+        return
+    bracket[3] = 0.0
+    if up and down:
+        bracket[2] = 0.0
+        bracket[4] = 0.5
+        return
+    moved = 1.0 if down else -1.0
+    bracket[2] = bracket[2] + moved if bracket[2] * moved > 0.0 else moved
+    bracket[4] = bracket[4] * bracket[4] if abs(bracket[2]) >= 2.0 else 0.5
+
+
+@jit
+def _next_point(rest, loop, sol, bracket, last_width, width):
+    """``citadel.stage._Bracket.next_point``: the next point strictly inside the bracket
+    (``bracket`` as :func:`_keep_best` keeps it; ``sol`` the last pair solved)."""
+    low = bracket[0]
+    high = bracket[1]
+    if abs(bracket[2]) >= 2.0:
+        share = max(bracket[4] * (high - low), 0.25 * width)
+        bracket[4] = share / (high - low)
+        return low + share if bracket[2] > 0.0 else high - share
+    if high - low <= 0.5 * last_width:
+        u = _pair_value(rest, loop, sol[0], sol[1])
+        if low < u < high:
+            return u
+    return 0.5 * (low + high)
+
+
+@jit
 def loop_solve_kernel(payoff, loop, settings, warm, into, kept):
     """``citadel.stage.solve_with_loop`` in compiled code: the same steps in the same
     order (see its docstring), each matrix game solved by :func:`_solve` (``kept``: with
     the double oracle that keeps its simplex tableau). ``settings`` is ``(tol, max_iter,
-    certify, margin, small_gap)``, ``warm`` the pair ``(warm_r, warm_c)`` and ``into`` the
-    pair ``(row, column)`` written.
+    stalls, small_gap)``, ``warm`` the pair ``(warm_r, warm_c)`` and ``into`` the pair
+    ``(row, column)`` written.
 
     The first matrix game (the loop worth 0) starts its double oracle from the
     supports of ``warm_r`` / ``warm_c`` (lengths m and n; zeros for none), e.g. a
-    neighbouring state's solution; the later ones from the first one's solution.
-    Writes ``row`` and ``column``; returns ``(value, residual, gap, ok)``. ``ok`` is
-    False when a matrix game was not solved to ``small_gap`` (the caller then solves
-    the state another way). Work arrays: the shifted matrix (m, n) and five pairs of
-    strategies (first, current, below the fixed point, above it, trial), each of
-    lengths m and n.
+    neighbouring state's solution; each later one from the one before.
+    Writes ``row`` and ``column``; returns ``(value, gap, low, high, ok)``.
+    ``ok`` is False when a matrix game was not solved to ``small_gap`` (the caller then
+    solves the state another way). Work arrays: the shifted matrix (m, n), the payoff
+    off the loop (m, n), four pairs of strategies (the first solved, the current one,
+    the one before it, the current one cleaned), each of lengths m and n, and the
+    bracket's five numbers.
     """
-    tol, max_iter, certify, margin, small_gap = settings
+    tol, max_iter, max_stalls, small_gap = settings
     row, column = into
     m, n = payoff.shape
     first_r, first_c = np.empty(m), np.empty(n)
     value, gap = _solve(payoff, (first_r, first_c), small_gap, warm, kept)
     if gap < 0.0:
-        return 0.0, 0.0, 0.0, False
+        return 0.0, 0.0, 0.0, 0.0, False
+    rest = payoff.copy()
+    big = 0.0
     n_loop = 0
     for i in range(m):
         for j in range(n):
-            if loop[i, j]:
-                n_loop += 1
-    has_loop = n_loop > 0
-    if not has_loop or abs(value) <= tol:
-        row[:] = first_r
-        column[:] = first_c
-        if not has_loop:
-            return value, 0.0, gap, True
-        return 0.0, abs(value), gap, True
-    sign = 1.0 if value > 0 else -1.0
-    rest = payoff.copy()
-    big = 0.0
-    for i in range(m):
-        for j in range(n):
+            big = max(big, abs(payoff[i, j]))
             if loop[i, j]:
                 rest[i, j] = 0.0
-            big = max(big, abs(payoff[i, j]))
+                n_loop += 1
+    if n_loop == 0:
+        row[:] = first_r
+        column[:] = first_c
+        low, high = _guarantees(rest, loop, first_r, first_c)
+        return value, gap, low, high, True
     shifted = rest.copy()
     loop_i = np.empty(n_loop, dtype=np.int64)
     loop_j = np.empty(n_loop, dtype=np.int64)
@@ -521,80 +590,28 @@ def loop_solve_kernel(payoff, loop, settings, warm, into, kept):
                 k += 1
     loops = (loop_i, loop_j)
     first = (first_r, first_c)
-    cur_r, cur_c = first_r.copy(), first_c.copy()
-    lo_r, lo_c = first_r.copy(), first_c.copy()
-    hi_r, hi_c = np.empty(m), np.empty(n)
-    try_r, try_c = np.empty(m), np.empty(n)
-    lo, hi = 0.0, big
-    have_hi = False
-    h_hi = 0.0
-    current_is_lo = True
-
-    for _ in range(max_iter):
-        # the Newton step from the current pair, else from the pair below, else bisect
-        u = np.nan
-        p_loop, off = _pair_stats(loop, rest, cur_r, cur_c)
-        if p_loop < 1.0 - 1e-12:
-            u = sign * off / (1.0 - p_loop)
-        if not (lo < u <= hi) and not current_is_lo:
-            u = np.nan
-            p_loop, off = _pair_stats(loop, rest, lo_r, lo_c)
-            if p_loop < 1.0 - 1e-12:
-                u = sign * off / (1.0 - p_loop)
-        if not (lo < u <= hi):
-            u = 0.5 * (lo + hi)
-        # h(u)
-        v_u, g_u = _solve_shifted(shifted, loops, sign * u, (cur_r, cur_c), small_gap, first,
-                                  kept)  # fmt: skip
-        if g_u < 0.0:
-            return 0.0, 0.0, 0.0, False
-        h_u = sign * (v_u - sign * u)
-        gap = max(gap, g_u)
-        if h_u > tol:
-            lo = u
-            lo_r[:] = cur_r
-            lo_c[:] = cur_c
-            current_is_lo = True
-        else:
-            hi, h_hi, have_hi = u, h_u, True
-            hi_r[:] = cur_r
-            hi_c[:] = cur_c
-            current_is_lo = False
-            if h_u >= -tol:  # a fixed point: is it the one nearest 0?
-                below = max(lo, u - certify)
-                v_b, g_b = _solve_shifted(shifted, loops, sign * below, (try_r, try_c),
-                                          small_gap, first, kept)  # fmt: skip
-                if g_b < 0.0:
-                    return 0.0, 0.0, 0.0, False
-                h_below = sign * (v_b - sign * below)
-                if h_below > tol:
-                    lo = below
-                    lo_r[:] = try_r
-                    lo_c[:] = try_c
-                    break
-                hi, h_hi = below, h_below
-                hi_r[:] = try_r
-                hi_c[:] = try_c
-                cur_r[:] = lo_r
-                cur_c[:] = lo_c
-                current_is_lo = True
-        if hi - lo <= tol:
+    cur = (first_r.copy(), first_c.copy())
+    prev = (first_r.copy(), first_c.copy())
+    clean = (np.empty(m), np.empty(n))
+    best = (row, column)
+    width = tol * big
+    bracket = np.array([-np.inf, np.inf, 0.0, 0.0, 0.5])
+    _keep_best(rest, loop, first, best, clean, bracket, width)
+    last_width = np.inf
+    for _ in range(max_iter - 1):
+        if bracket[1] - bracket[0] <= width or bracket[3] >= max_stalls:
             break
-    if not have_hi:
-        v_h, g_h = _solve_shifted(shifted, loops, sign * hi, (hi_r, hi_c), small_gap, first,
-                                  kept)  # fmt: skip
-        if g_h < 0.0:
-            return 0.0, 0.0, 0.0, False
-        h_hi = sign * (v_h - sign * hi)
-    favoured = hi * (1.0 - margin)
-    _, g_f = _solve_shifted(shifted, loops, sign * favoured, (try_r, try_c), small_gap,
-                            (hi_r, hi_c), kept)  # fmt: skip
-    if g_f < 0.0:
-        return 0.0, 0.0, 0.0, False
-    if sign > 0:
-        _clean_into(try_r, row)
-        _clean_into(hi_c, column)
+        v = _next_point(rest, loop, cur, bracket, last_width, width)
+        last_width = bracket[1] - bracket[0]
+        prev[0][:] = cur[0]
+        prev[1][:] = cur[1]
+        g_u = _solve_shifted(shifted, loops, v, cur, small_gap, prev, kept)[1]
+        if g_u < 0.0:
+            return 0.0, 0.0, 0.0, 0.0, False
+        gap = max(gap, g_u)
+        _keep_best(rest, loop, cur, best, clean, bracket, width)
+    if abs(bracket[2]) >= 2.0:  # ``citadel.stage._Bracket.value``
+        value = bracket[0] if bracket[2] > 0.0 else bracket[1]
     else:
-        _clean_into(hi_r, row)
-        _clean_into(try_c, column)
-    return sign * hi, abs(h_hi), gap, True
+        value = min(max(_pair_value(rest, loop, row, column), bracket[0]), bracket[1])
+    return value, gap, bracket[0], bracket[1], True

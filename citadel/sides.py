@@ -5,8 +5,8 @@ into two sides that each play for the side, the game is zero-sum (a side's payof
 its members' scores minus the other side's). :func:`solve_sides` solves it by
 Shapley's value iteration over the states (pawn cell, pooled capital of each side),
 in order of increasing capitals as :mod:`citadel.whole_game` does for 1 vs 1: every
-round that changes nothing leaves the state as it is, so each state is the fixed
-point of its own stage game (:func:`citadel.stage.solve_with_loop`).
+round that changes nothing leaves the state as it is, so each state is a stochastic
+game of its own whose loop entries repeat it (:func:`citadel.stage.solve_with_loop`).
 
 Abstraction, stated (and measured by :func:`check_sides` within it):
 
@@ -28,11 +28,14 @@ Abstraction, stated (and measured by :func:`check_sides` within it):
   abstains.
 * **No round limit**: a game that stalls for ever is a draw, as in the 1 vs 1 solve.
 
-Precision: each state's fixed point is certified to a residual of 1e-10. Where a side
-is indifferent between ending the game and letting it loop (a *tangent* fixed point,
-``val(payoff + loop v) - v ~ (v - v*)^2``, met in states whose outcome is all but
-decided) that residual leaves the value up to ``sqrt(1e-10) = 1e-5`` from the exact
-one; the tests measure it against a plain solve of the same game.
+Precision: each state's value is bracketed by what its two strategies guarantee
+exactly against every reply (:func:`citadel.stage.reply_range`), to a width of
+:data:`citadel.stage.BRACKET` of the payoffs where the search reaches it;
+``SidesSolution.residual`` is the largest width. A fixed point of ``val(payoff + loop
+v) = v`` found by a test on the residual would not do: where a side is indifferent
+between ending the game and letting it loop (a *tangent* fixed point, ``val(payoff +
+loop v) - v ~ (v - v*)^2``) a residual of 1e-10 leaves the value up to ``sqrt(1e-10) =
+1e-5`` from the exact one; the tests measure the values against such a plain solve.
 
 Scores: a win is worth 1 to the seat whose line the pawn crosses, a corner exit 1/2
 to each of its two seats; an empty seat's edge is a wall (docs/rules.md, Master Citadel).
@@ -312,7 +315,8 @@ class SidesSolution:
         ``(x, y, capital A, capital B) -> (actions, probabilities)``: optimal mixed
         combined orders of side A and of side B.
     residual, lp_gap : float
-        Largest fixed-point residual and LP saddle-point gap over the states.
+        Largest width of a state's bracket on its value (see the module docstring)
+        and largest LP saddle-point gap over the states.
     objective : str
         ``"difference"`` or ``"score"`` (:func:`solve_sides`).
 

@@ -219,15 +219,19 @@ class StageBuilder:
         return rows, cols, payoff, loop
 
 
-#: How far toward 0 a fixed point is checked to be the nearest (the value's precision).
-CERTIFY = 1e-8
-#: Relative step toward 0 at which the favoured player's strategy is taken.
-FAVOURED_MARGIN = 1e-6
+#: Width of the bracket [low, high] on a state's value at which the search stops,
+#: relative to the largest |payoff| of its stage game (:func:`solve_with_loop`).
+BRACKET = 1e-10
+#: The most stage games solved for one state, the first included.
+MAX_STAGES = 60
+#: Stage games in a row that move neither end of the bracket after which the search
+#: stops (the LP's precision, or a strategy that would need weights below 1e-9).
+STALLS = 3
 
 
 @dataclass(frozen=True, eq=False)
 class LoopSolution:
-    """A state's stage game solved at its own fixed point.
+    """A state's stage game solved with its loop entries worth the state itself.
 
     Built anew by each call: its arrays and pandas objects are the caller's own and may be
     written. ``==`` compares values (arrays entry by entry, NaN equal to NaN).
@@ -235,51 +239,175 @@ class LoopSolution:
     Attributes
     ----------
     value : float
-        v = val(payoff + loop v), the fixed point nearest 0.
+        The state's value, inside ``[low, high]`` (see :func:`solve_with_loop`).
     row, column : numpy.ndarray
-        Optimal mixed strategies that also end the game, when looping for ever (a
-        draw, 0) would cost their player: see :func:`solve_with_loop`.
-    residual : float
-        ``|val(payoff + loop v) - v|`` at the value returned.
+        The mixed strategies with the best exact guarantees found
+        (:func:`reply_range`).
     gap : float
         Largest saddle-point gap of the LPs used.
+    low, high : float
+        The bracket on the value: what ``row`` guarantees against every reply, and
+        what ``column`` concedes at most (:func:`reply_range`).
     """
 
     value: float
     row: np.ndarray
     column: np.ndarray
-    residual: float
     gap: float
+    low: float
+    high: float
 
     __eq__ = same_fields
 
+    @property
+    def residual(self) -> float:
+        """``high - low``: how far ``value`` may lie from the state's exact value (given
+        its continuation values), and how much either strategy may give up."""
+        return self.high - self.low
 
-def solve_with_loop(payoff: np.ndarray, loop: np.ndarray, tol: float = 1e-10,
-                    max_iter: int = 200, solver=solve_zero_sum) -> LoopSolution:  # fmt: skip
-    """Value of a state whose ``loop`` entries are worth the state itself.
 
-    With f(v) = val(payoff + loop v), the value is the fixed point of f that Shapley's
-    iteration reaches from v = 0 (a game that never ends is a draw, worth 0): f is
-    non-decreasing with slope at most 1, so g(v) = f(v) - v has one sign between 0 and
-    that fixed point a, and a is the end of the sign change. It is bracketed, the
-    bracket kept on the side of 0 by the predicate ``|g| > tol``, and found by
-    Newton's method safeguarded by bisection: the Newton step from v is the stationary
-    value of the optimal pair at v, (x R' y) / (1 - x L y) with R' the payoff off the
-    loop and x L y the chance of looping (exact once the supports are right). A fixed
-    point r found is certified as the one nearest 0 by checking that r - CERTIFY
-    (toward 0) is not one (then the answer lies within CERTIFY of r); otherwise the
-    search goes on below it.
+def reply_range(payoff, loop, row, column) -> tuple[float, float]:
+    """What a mixed strategy of each player guarantees in a state that its ``loop``
+    entries repeat, against every reply.
 
-    Strategies: the player favoured by the value (N if a > 0) must not let the game
-    loop for ever, which would give it 0 instead of a. Its strategy is taken from the
-    stage game at v' = a (1 - FAVOURED_MARGIN) (or nearer 0), where f(v') is strictly
-    better than v' for it, by more than the LP's tolerance: then every reply of the
-    opponent ends the game with positive probability and its true value is at least
-    v'. The other player's strategy is taken at a. The price, at most a relative
-    1e-6 per state, is measured by ``citadel.whole_game.check_solution``.
+    The opponent of the row strategy x may answer with any order j, repeated until
+    the state changes: x then earns (x R'_j) / (x E_j) with R' the payoff off the loop
+    (loop entries count 0) and E = 1 - L the chance of leaving the state (a pair that
+    never leaves it is a draw, worth 0). A stationary pure reply is a best one (the
+    state is a one-state decision problem for the opponent), so
 
-    ``solver`` solves each matrix game (:func:`tabletop.matrix_games.solve_zero_sum`,
-    or :func:`tabletop.matrix_games.solve_small_zero_sum` for small float64 arrays).
+    .. math::
+
+        \\text{low} = \\min_j \\frac{x R'_j}{x E_j}, \\qquad
+        \\text{high} = \\max_i \\frac{R'_i y}{E_i y},
+
+    each ratio read as 0 where its denominator is 0. The state's value lies in
+    ``[low, high]`` for any x and y; both ends are the value when x and y are optimal.
+    The chance of leaving is summed from the entries off the loop, not taken from
+    1 - x L_j, so a small chance is not lost to rounding.
+
+    Parameters
+    ----------
+    payoff : array_like, shape (m, n)
+        The row player's payoff; loop entries are ignored.
+    loop : array_like of bool, shape (m, n)
+        True where the pair of orders leaves the state as it is.
+    row, column : array_like
+        Mixed strategies of the row player (m) and of the column player (n).
+
+    Returns
+    -------
+    low, high : float
+        The row strategy's guarantee and the column strategy's.
+
+    Examples
+    --------
+    Abstaining together repeats the state; N gains 1 by bidding when S abstains:
+
+    >>> payoff = np.array([[0.0, -1.0], [1.0, -0.5]])
+    >>> loop = np.array([[True, False], [False, False]])
+    >>> reply_range(payoff, loop, [0.0, 1.0], [0.0, 1.0])
+    (-0.5, -0.5)
+
+    Abstaining for good (row 0) only draws against S's abstention, and loses 1 to a bid:
+
+    >>> reply_range(payoff, loop, [1.0, 0.0], [1.0, 0.0])
+    (-1.0, 1.0)
+    """
+    from tabletop.validate import check_probabilities
+
+    payoff = np.asarray(payoff, dtype=np.float64)
+    loop = np.asarray(loop)
+    if payoff.ndim != 2 or 0 in payoff.shape or not np.isfinite(payoff).all():
+        raise ValueError(f"payoff must be a 2-D array of finite numbers with at least one "
+                         f"entry, got shape {payoff.shape}")  # fmt: skip
+    if loop.shape != payoff.shape or loop.dtype != np.bool_:
+        raise ValueError(f"loop must be a boolean array of the payoff's shape {payoff.shape}, "
+                         f"got {loop.dtype} of shape {loop.shape}")  # fmt: skip
+    m, n = payoff.shape
+    row = check_probabilities("row", row, m)
+    column = check_probabilities("column", column, n)
+    rest, leave = _off_loop(payoff, loop)
+    return _guarantee(row @ rest, row @ leave, min), _guarantee(rest @ column, leave @ column, max)
+
+
+def _off_loop(payoff: np.ndarray, loop: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The payoff off the loop (loop entries 0) and the indicator of leaving, as floats."""
+    return np.where(loop, 0.0, payoff), (~loop).astype(np.float64)
+
+
+def _guarantee(gain: np.ndarray, leave: np.ndarray, worst) -> float:
+    """``worst`` (min or max) over the replies of gain / leave (0 where leave is 0)."""
+    ratio = np.divide(gain, leave, out=np.zeros_like(gain), where=leave > 0.0)
+    return float(worst(ratio))
+
+
+def _pair_value(rest: np.ndarray, leave: np.ndarray, row: np.ndarray, column: np.ndarray):
+    """The stationary value of a pair of mixed strategies: (x R' y) / (x E y), 0 when
+    the pair never leaves the state."""
+    out = float(row @ leave @ column)
+    return float(row @ rest @ column) / out if out > 0.0 else 0.0
+
+
+def solve_with_loop(payoff: np.ndarray, loop: np.ndarray, tol: float = BRACKET,
+                    max_iter: int = MAX_STAGES, solver=solve_zero_sum) -> LoopSolution:  # fmt: skip
+    """Value and strategies of a state whose ``loop`` entries are worth the state itself.
+
+    The state is a stochastic game of its own: a round whose orders change nothing
+    repeats it, and a game repeated for ever is a draw (0). With f(v) = val(payoff +
+    loop v) its value is the fixed point of f nearest 0, but a fixed point found by a
+    test on |f(v) - v| can lie far from it where the state repeats with a chance near
+    1 (f - v is then nearly flat), and a strategy optimal at v = value may let the
+    game loop for ever. So the value is *bracketed by guarantees* instead:
+
+    1. Each stage game solved, at a point v, gives a row strategy x and a column
+       strategy y; :func:`reply_range` measures exactly what each guarantees against
+       every reply, repeated until the state changes. ``low`` is the best row
+       guarantee seen, ``high`` the best column one (each strategy kept with it); the
+       value lies in ``[low, high]``. The first stage game is at v = 0.
+    2. The next point v is the Newton step on f(v) - v: the stationary value of the
+       last pair solved (exact once the supports are right), while it lies strictly
+       inside the bracket and the last step at least halved it; otherwise the middle
+       of the bracket. At v below the value x guarantees more than v, above it y
+       concedes less than v: every step narrows the bracket.
+    3. Where one end stays put while the other keeps approaching it, the value is
+       likely that end, which the other side can only approach (its strategies would
+       need a weight that vanishes at the value): the points go toward that end
+       geometrically faster (see ``_Bracket.next_point``).
+    4. The search stops when ``high - low <= tol`` times the largest |payoff|, after
+       ``STALLS`` stage games in a row that move neither end (the LP's precision, or
+       the 1e-9 below which weights are dropped), or after ``max_iter`` stage games.
+       The value returned is that stuck end if there is one, else the stationary
+       value of the pair kept; either lies inside the bracket.
+
+    The side the value favours (N if low > 0, S if high < 0) then makes progress
+    against every reply: a reply that let the game loop for ever would hold its
+    strategy to 0, below its guarantee. No margin is given up for it.
+
+    Parameters
+    ----------
+    payoff : numpy.ndarray, shape (m, n)
+        The row player's payoff; loop entries hold 0.
+    loop : numpy.ndarray of bool, shape (m, n)
+        True where the orders leave the state as it is.
+    tol : float
+        Width of the bracket, relative to the largest |payoff|, at which to stop.
+    max_iter : int
+        The most stage games to solve.
+    solver : callable
+        Solves each matrix game (:func:`tabletop.matrix_games.solve_zero_sum`, or
+        :func:`tabletop.matrix_games.solve_small_zero_sum` for small float64 arrays).
+
+    Returns
+    -------
+    LoopSolution
+
+    References
+    ----------
+    Shapley, L. S. (1953). Stochastic games. *PNAS* 39(10), 1095-1100. Hoffman, A. J.
+    and Karp, R. M. (1966). On nonterminating stochastic games. *Management Science*
+    12(5), 359-370 (the guarantee of a stationary strategy as the value of the
+    opponent's one-state decision problem).
 
     Examples
     --------
@@ -287,68 +415,108 @@ def solve_with_loop(payoff: np.ndarray, loop: np.ndarray, tol: float = 1e-10,
 
     >>> out = solve_with_loop(np.array([[0.0, -1.0], [1.0, -0.5]]),
     ...                       np.array([[True, False], [False, False]]))
-    >>> round(out.value, 9), out.column.round(6).tolist()
-    (-0.5, [0.0, 1.0])
+    >>> round(out.value, 9), out.column.round(6).tolist(), out.high - out.low <= 1e-9
+    (-0.5, [0.0, 1.0], True)
     """
     first = solver(payoff)
+    rest, leave = _off_loop(payoff, loop)
     if not loop.any():
-        return LoopSolution(first.value, first.row, first.column, 0.0, first.gap)
-    g0 = first.value
-    if abs(g0) <= tol:
-        return LoopSolution(0.0, first.row, first.column, abs(g0), first.gap)
-    sign = 1.0 if g0 > 0 else -1.0
-    gap = first.gap
-    rest = np.where(loop, 0.0, payoff)
-
-    def h(u):  # the sign-adjusted g on u >= 0: h(0) > 0, h non-increasing
-        sol = solver(payoff + loop * (sign * u))
-        return sol, sign * (sol.value - sign * u)
-
-    def newton(sol):  # the stationary value of the pair: the Newton step on g
-        p_loop = float(sol.row @ loop @ sol.column)
-        if p_loop >= 1.0 - 1e-12:
-            return None
-        return sign * float(sol.row @ rest @ sol.column) / (1.0 - p_loop)
-
-    lo, hi = 0.0, float(np.abs(payoff).max())
-    s_hi, h_hi = None, 0.0
-    current = s_lo = first
-    for _ in range(max_iter):
-        u = newton(current)
-        if (u is None or not lo < u <= hi) and current is not s_lo:
-            u = newton(s_lo)
-        if u is None or not lo < u <= hi:
-            u = 0.5 * (lo + hi)
-        current, h_u = h(u)
-        gap = max(gap, current.gap)
-        if h_u > tol:
-            lo, s_lo = u, current
-        else:
-            hi, s_hi, h_hi = u, current, h_u
-            if h_u >= -tol:  # a fixed point: is it the one nearest 0?
-                below = max(lo, u - CERTIFY)
-                s_below, h_below = h(below)
-                if h_below > tol:
-                    lo, s_lo = below, s_below
-                    break  # no fixed point in [0, below]: the nearest lies in (below, hi]
-                hi, s_hi, h_hi = below, s_below, h_below
-                current = s_lo
-        if hi - lo <= tol:
+        low = _guarantee(first.row @ rest, first.row @ leave, min)
+        high = _guarantee(rest @ first.column, leave @ first.column, max)
+        return LoopSolution(first.value, first.row, first.column, first.gap, low, high)
+    width = tol * float(np.abs(payoff).max())
+    best = _Bracket(rest, leave)
+    best.add(first, width)
+    gap, last_width = first.gap, np.inf
+    sol = first
+    for _ in range(max_iter - 1):
+        if best.high - best.low <= width or best.stalls >= STALLS:
             break
-    if s_hi is None:  # pragma: no cover - h(max |payoff|) <= 0 always
-        s_hi, h_hi = h(hi)
-    favoured = h(hi * (1.0 - FAVOURED_MARGIN))[0]
-    row, column = (favoured.row, s_hi.column) if sign > 0 else (s_hi.row, favoured.column)
-    return LoopSolution(sign * hi, _clean(row), _clean(column), abs(h_hi), gap)
+        v = best.next_point(sol, last_width, width)
+        last_width = best.high - best.low
+        sol = solver(payoff + loop * v)
+        gap = max(gap, sol.gap)
+        best.add(sol, width)
+    value = best.value()
+    return LoopSolution(value, best.row, best.column, gap, best.low, best.high)
 
 
-def solve_with_loop_small(payoff: np.ndarray, loop: np.ndarray, tol: float = 1e-10,
-                          max_iter: int = 200, warm=None,
+class _Bracket:
+    """The best guarantee of each side seen so far, the strategy that gives it, and
+    how the last steps moved the bracket (see :meth:`next_point`)."""
+
+    def __init__(self, rest: np.ndarray, leave: np.ndarray):
+        self.rest, self.leave = rest, leave
+        self.low, self.high = -np.inf, np.inf
+        self.row = self.column = None
+        self.stuck = 0  # +k: only high moved k steps in a row, -k: only low moved
+        self.stalls = 0  # steps in a row that moved neither end
+        self.share = 0.5  # the last step's distance from the stuck end, a share of the bracket
+
+    def add(self, sol, width: float) -> None:
+        """Keep the (cleaned) strategies of a stage game solved where they guarantee
+        more than the best seen, and note which ends moved by more than an eighth of
+        the target ``width`` (less is the LP's noise, not progress)."""
+        x, y = _clean(sol.row), _clean(sol.column)
+        low = _guarantee(x @ self.rest, x @ self.leave, min)
+        high = _guarantee(self.rest @ y, self.leave @ y, max)
+        up, down = low > self.low + 0.125 * width, high < self.high - 0.125 * width
+        if low > self.low:
+            self.low, self.row = low, x
+        if high < self.high:
+            self.high, self.column = high, y
+        if not (up or down):
+            self.stalls += 1
+            self.share = np.sqrt(self.share)  # too near the stuck end: back off
+            return
+        self.stalls = 0
+        if up and down:
+            self.stuck, self.share = 0, 0.5
+            return
+        moved = 1 if down else -1
+        self.stuck = self.stuck + moved if self.stuck * moved > 0 else moved
+        self.share = self.share**2 if abs(self.stuck) >= 2 else 0.5
+
+    def value(self) -> float:
+        """The value inside the bracket: the end that has stayed put for two steps or
+        more while the other approached it (a value its side's strategies reach and
+        the other's only approach); otherwise the stationary value of the pair kept."""
+        if abs(self.stuck) >= 2:
+            return self.low if self.stuck > 0 else self.high
+        value = _pair_value(self.rest, self.leave, self.row, self.column)
+        return min(max(value, self.low), self.high)
+
+    def next_point(self, sol, last_width: float, width: float) -> float:
+        """The next point to solve the stage game at, strictly inside the bracket.
+
+        Where one end has stayed put for two steps or more while the other moved, the
+        value is likely at (or next to) that end, which its side cannot quite reach (a
+        strategy that would need a vanishing weight): the point goes to a share of the
+        bracket from it that squares at each such step (1/4, 1/16, 1/256, ...) and
+        backs off to its square root after a step that moves neither end; no nearer
+        than a quarter of the target ``width``. Otherwise the Newton step from
+        ``sol``'s pair, where it is strictly inside and the last step at least halved
+        the bracket; else the middle."""
+        low, high = self.low, self.high
+        if abs(self.stuck) >= 2:
+            share = max(self.share * (high - low), 0.25 * width)
+            self.share = share / (high - low)
+            return low + share if self.stuck > 0 else high - share
+        if high - low <= 0.5 * last_width:
+            u = _pair_value(self.rest, self.leave, sol.row, sol.column)
+            if low < u < high:
+                return u
+        return 0.5 * (low + high)
+
+
+def solve_with_loop_small(payoff: np.ndarray, loop: np.ndarray, tol: float = BRACKET,
+                          max_iter: int = MAX_STAGES, warm=None,
                           kept: bool = True) -> LoopSolution:  # fmt: skip
     """:func:`solve_with_loop` in compiled code, every matrix game solved by the dense
-    simplex, by double oracle past 400 entries; the same steps, so the same fixed
-    point (within ``tol``). Where a matrix game is not solved to its gap tolerance,
-    :func:`solve_with_loop` solves the state, with HiGHS behind the simplex.
+    simplex, by double oracle past 400 entries; the same steps, so a bracket on the
+    same value (of width ``tol`` where both reach it). Where a matrix game is not
+    solved to its gap tolerance, :func:`solve_with_loop` solves the state, with HiGHS
+    behind the simplex.
 
     ``warm``: ``(row, column)`` weights of lengths m and n whose supports start the
     double oracle of the first matrix game (a neighbouring state's solution, say);
@@ -362,18 +530,18 @@ def solve_with_loop_small(payoff: np.ndarray, loop: np.ndarray, tol: float = 1e-
     --------
     >>> out = solve_with_loop_small(np.array([[0.0, -1.0], [1.0, -0.5]]),
     ...                             np.array([[True, False], [False, False]]))
-    >>> round(out.value, 9), out.column.round(6).tolist()
-    (-0.5, [0.0, 1.0])
+    >>> round(out.value, 9), out.column.round(6).tolist(), out.high - out.low <= 1e-9
+    (-0.5, [0.0, 1.0], True)
     """
     row, column = np.empty(payoff.shape[0]), np.empty(payoff.shape[1])
     if warm is None:
         warm = (np.zeros(payoff.shape[0]), np.zeros(payoff.shape[1]))
-    settings = (float(tol), int(max_iter), CERTIFY, FAVOURED_MARGIN, SMALL_GAP)
-    value, residual, gap, ok = loop_solve_kernel(payoff, loop, settings, (warm[0], warm[1]),
-                                                 (row, column), bool(kept))  # fmt: skip
+    settings = (float(tol), int(max_iter), float(STALLS), SMALL_GAP)
+    value, gap, low, high, ok = loop_solve_kernel(payoff, loop, settings, (warm[0], warm[1]),
+                                                  (row, column), bool(kept))  # fmt: skip
     if not ok:
         return solve_with_loop(payoff, loop, tol, max_iter, solver=solve_small_zero_sum)
-    return LoopSolution(value, row, column, residual, gap)
+    return LoopSolution(value, row, column, gap, low, high)
 
 
 def stationary_value(payoff: np.ndarray, loop: np.ndarray, rows: np.ndarray, cols: np.ndarray,
@@ -385,17 +553,19 @@ def stationary_value(payoff: np.ndarray, loop: np.ndarray, rows: np.ndarray, col
     ``cols``, the legal ones the matrix is built on) or None, the row player then
     maximising, the column player minimising; at least one is given. An order pair
     repeated for ever is a draw (0); otherwise the value is the payoff off the loop
-    divided by the chance of leaving it.
+    divided by the chance of leaving it, summed from the entries off the loop (as in
+    :func:`reply_range`: taken as 1 minus the chance of staying, a chance of leaving
+    of 1e-9 would lose its eighth digit to rounding).
     """
+    gain = np.where(loop, 0.0, payoff)
+    leave = (~loop).astype(np.float64)
     if row is not None:
         pick = np.searchsorted(rows, row[0])
-        payoff, loop = (row[1] @ payoff[pick])[None, :], (row[1] @ loop[pick])[None, :]
+        gain, leave = (row[1] @ gain[pick])[None, :], (row[1] @ leave[pick])[None, :]
     if column is not None:
         pick = np.searchsorted(cols, column[0])
-        payoff, loop = (payoff[:, pick] @ column[1])[:, None], (loop[:, pick] @ column[1])[:, None]
-    stay = loop.astype(float)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        v = np.where(stay < 1 - 1e-9, payoff / (1 - stay), 0.0)
+        gain, leave = (gain[:, pick] @ column[1])[:, None], (leave[:, pick] @ column[1])[:, None]
+    v = np.divide(gain, leave, out=np.zeros_like(gain), where=leave > 0.0)
     if row is None:
         v = v.max(axis=0, keepdims=True)
     if column is None:

@@ -6,9 +6,12 @@ players E and W are walls, so the pawn's column never matters. Shapley's operato
 maps V to the value of every state's stage game (:mod:`citadel.stage`) with V as
 continuation. Capitals never rise and every round that changes nothing but the
 round count leaves the state as it is, so the states are solved in order of
-increasing capitals, each as the fixed point of its own stage game
-(:func:`citadel.stage.solve_with_loop`): one sweep of value iteration, exact up to
-the LP tolerance.
+increasing capitals, each as a stochastic game of its own whose loop entries repeat it
+(:func:`citadel.stage.solve_with_loop`): one sweep of value iteration. Each state's
+value is bracketed by the exact guarantees of its two stored strategies
+(``DuelGameSolution.bracket``, :func:`citadel.stage.reply_range`), to a width of
+:data:`citadel.stage.BRACKET`, and the side a state favours always makes progress there
+(it never lets the game stall into a draw).
 
 Abstractions, stated and measured:
 
@@ -69,9 +72,17 @@ class DuelGameSolution:
         ``(y, cap_n, cap_s) -> (actions, probabilities)``: optimal mixed orders of
         N and of S in each state (actions index ``space.amounts``).
     residual : float
-        Largest fixed-point residual over the states.
+        Largest width of a state's bracket, ``(bracket[..., 1] - bracket[..., 0]).max()``.
     lp_gap : float
         Largest saddle-point gap reported by the LP solver.
+    bracket : numpy.ndarray
+        ``bracket[y + radius, level N, level S] = (low, high)``: what N's strategy
+        there guarantees against every reply of S, and what S's strategy concedes at
+        most, each reply repeated until the state changes and the other states worth
+        ``values`` (:func:`citadel.stage.reply_range`); the state's value lies inside.
+        The width is at most :data:`citadel.stage.BRACKET` where the search reaches it
+        (a strategy that would need weights below 1e-9 to reach the value stops it
+        earlier).
     """
 
     space: DuelSpace
@@ -80,6 +91,7 @@ class DuelGameSolution:
     column: dict
     residual: float
     lp_gap: float
+    bracket: np.ndarray
 
     __eq__ = same_fields
 
@@ -254,8 +266,8 @@ def _solve_states(space: DuelSpace, show: bool = False, fast: bool = True,
     r = space.rules.radius
     n_lev = space.levels.size
     values = np.zeros((2 * r + 1, n_lev, n_lev))
+    bracket = np.zeros((*values.shape, 2))
     row, column = {}, {}
-    residual = 0.0
     lp_gap = 0.0
     if fast:
         build = StageBuilder(space).matrix
@@ -280,14 +292,15 @@ def _solve_states(space: DuelSpace, show: bool = False, fast: bool = True,
             else:
                 sol = solve(payoff, loop)
             values[y + r, level_of[cn], level_of[cs]] = sol.value
+            bracket[y + r, level_of[cn], level_of[cs]] = sol.low, sol.high
             keep_r = sol.row > 1e-12
             keep_c = sol.column > 1e-12
             row[(y, cn, cs)] = (rows[keep_r], sol.row[keep_r] / sol.row[keep_r].sum())
             column[(y, cn, cs)] = (cols[keep_c], sol.column[keep_c] / sol.column[keep_c].sum())
-            residual = max(residual, sol.residual)
             lp_gap = max(lp_gap, sol.gap)
             bar.update(1)
-    return DuelGameSolution(space, values, row, column, residual, lp_gap)
+    residual = float((bracket[..., 1] - bracket[..., 0]).max())
+    return DuelGameSolution(space, values, row, column, residual, lp_gap, bracket)
 
 
 def _policy(sol: DuelGameSolution, side: int, space: DuelSpace):
@@ -355,6 +368,11 @@ class DuelCheck:
         ``s_concedes - n_guarantees`` (>= 0; 0 for an exact equilibrium).
     p_n, p_s, p_draw : float
         Winning chances and draw chance when both play the solution.
+    bracket : float
+        The solution's largest state bracket width (``DuelGameSolution.residual``):
+        what either stored strategy may give up in one state, given the stored values
+        of the others. The exploitability adds up such shortfalls along the states a
+        game passes through, so it may exceed this width.
     """
 
     value: float
@@ -364,6 +382,7 @@ class DuelCheck:
     p_n: float
     p_s: float
     p_draw: float
+    bracket: float
 
 
 def check_solution(sol: DuelGameSolution, directions: str = "all", *,
@@ -410,6 +429,7 @@ def check_solution(sol: DuelGameSolution, directions: str = "all", *,
         p_n=p_n,
         p_s=p_s,
         p_draw=max(1.0 - p_n - p_s, 0.0),
+        bracket=sol.residual,
     )
 
 

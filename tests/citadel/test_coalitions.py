@@ -19,11 +19,12 @@ from citadel.whole_game import solve_duel_game
 from tests.citadel.brute import sides_fixed_points
 
 TINY = {"radius": 1, "capital": 10, "bid_step": 5}
-# Stage fixed points are certified to a residual of 1e-10 (citadel.stage.solve_with_loop).
-# Where a side is indifferent between ending the game and letting it loop (a tangent
-# fixed point: g(v) = val(payoff + loop v) - v ~ (v - v*)^2), that residual moves the
-# value by up to sqrt(1e-10) = 1e-5, in the solve and in the plain reference alike;
-# the value feeds the states solved after it unchanged (no loop, no amplification).
+# The plain reference finds each state's fixed point by bisection on g(v) =
+# val(payoff + loop v) - v. Where a side is indifferent between ending the game and
+# letting it loop (a tangent fixed point: g ~ (v - v*)^2), a residual of 1e-10 moves
+# its value by up to sqrt(1e-10) = 1e-5; the value feeds the states solved after it
+# unchanged (no loop, no amplification). The solve brackets each value by its
+# strategies' exact guarantees (citadel.stage.solve_with_loop) instead.
 TANGENT = 2e-5
 
 

@@ -8,12 +8,14 @@ import pytest
 from citadel import GameState, Rules
 from citadel.resolve import resolve_reference
 from citadel.stage import (
+    BRACKET,
     StageBuilder,
     distinct_orders,
     duel_matrix,
     duel_space,
     exploitability,
     regret_matching,
+    reply_range,
     solve_with_loop,
     solve_with_loop_small,
     stage_payoffs,
@@ -64,7 +66,7 @@ def test_solve_with_loop_against_plain_iteration_and_guarantees():
         payoff[loop] = 0.0
         out = solve_with_loop(payoff, loop)
         assert out.value == pytest.approx(_iterate(payoff, loop), abs=1e-7)
-        assert out.residual <= 1e-9
+        assert out.residual <= 1e-8  # the bracket's width (the LP's strategies: HiGHS)
         # each strategy's true stationary value against every pure reply (a reply that
         # loops for ever is a draw, 0)
         rest = np.where(loop, 0.0, payoff)
@@ -74,8 +76,8 @@ def test_solve_with_loop_against_plain_iteration_and_guarantees():
         q_row = loop @ out.column
         r_row = rest @ out.column
         best = max(r / (1 - q) if q < 1 - 1e-9 else 0.0 for r, q in zip(r_row, q_row, strict=True))
-        assert worst >= out.value - 1e-5 * max(1, abs(out.value))
-        assert best <= out.value + 1e-5 * max(1, abs(out.value))
+        assert worst >= out.value - out.residual
+        assert best <= out.value + out.residual
 
 
 def _brute_exploitability(payoffs, strategies):
@@ -240,8 +242,12 @@ def test_compiled_loop_solve_matches_solve_with_loop():
         loop = rng.random((m, n)) < 0.25
         payoff[loop] = 0.0
         fast, plain = solve_with_loop_small(payoff, loop), solve_with_loop(payoff, loop)
-        assert fast.value == pytest.approx(plain.value, abs=1e-9)
-        assert fast.residual <= 1e-9
+        # both brackets hold the state's value: they meet, and each value lies in both
+        # (within the LPs' noise, 1e-12)
+        assert max(fast.low, plain.low) <= min(fast.high, plain.high) + 1e-12
+        assert plain.low - 1e-12 <= fast.value <= plain.high + 1e-12
+        if max(fast.residual, plain.residual) <= 1e-9:
+            assert fast.value == pytest.approx(plain.value, abs=1e-9)
         for p in (fast.row, fast.column):
             assert p.min() >= 0 and p.sum() == pytest.approx(1.0, abs=1e-12)
 
@@ -295,3 +301,132 @@ def test_regret_matching_shows_a_bar_only_when_asked(capsys):
     assert all(np.array_equal(a, b) for a, b in pairs)
     with pytest.raises(TypeError, match="progress"):
         regret_matching([rps, -rps], 10, progress="yes")
+
+
+def _reply_by_iteration(gain, stay, worst, rounds=20_000):
+    """The opponent's best reply to a fixed mixed strategy by value iteration over every
+    policy, stationary or not: w_{k+1} = worst_j (gain_j + stay_j w_k) from w_0 = 0 (a
+    game still looping after k rounds scores the draw, 0)."""
+    w = 0.0
+    for _ in range(rounds):
+        w = worst(gain + stay * w)
+    return float(w)
+
+
+def _random_loop_game(rng, m, n, share=0.4):
+    payoff = rng.uniform(-1, 1, size=(m, n)).round(3)
+    loop = rng.random((m, n)) < share
+    payoff[loop] = 0.0
+    return payoff, loop
+
+
+def _random_strategy(rng, k):
+    """A mixed strategy, often with zeros (so that some replies may loop for ever)."""
+    p = rng.dirichlet(np.ones(k)) * (rng.random(k) < 0.7)
+    if p.sum() == 0.0:
+        p[rng.integers(k)] = 1.0
+    return p / p.sum()
+
+
+def test_reply_range_against_value_iteration_over_every_policy():
+    """Each side's guarantee against the best reply among every policy of the other
+    (value iteration over the one-state decision problem, which does not assume a
+    stationary reply, nor the ratio formula): replies that loop for ever count 0."""
+    rng = np.random.default_rng(20)
+    looping = 0
+    for _ in range(150):
+        m, n = rng.integers(1, 6, size=2)
+        payoff, loop = _random_loop_game(rng, m, n)
+        x, y = _random_strategy(rng, m), _random_strategy(rng, n)
+        rest = np.where(loop, 0.0, payoff)
+        stay_j, stay_i = x @ loop, loop @ y
+        if max(stay_j[stay_j < 1 - 1e-12], default=0) > 0.99 or \
+                max(stay_i[stay_i < 1 - 1e-12], default=0) > 0.99:  # fmt: skip
+            continue  # iteration too slow to be a reference there
+        looping += int((stay_j > 1 - 1e-12).any() or (stay_i > 1 - 1e-12).any())
+        low, high = reply_range(payoff, loop, x, y)
+        # the iteration's rounding grows by up to 1 / (1 - stay) = 100 rounds' worth
+        assert low == pytest.approx(_reply_by_iteration(x @ rest, stay_j, np.min), abs=1e-11)
+        assert high == pytest.approx(_reply_by_iteration(rest @ y, stay_i, np.max), abs=1e-11)
+    assert looping >= 20  # the draw of a reply that loops for ever is exercised
+
+
+def test_reply_range_keeps_a_small_chance_of_leaving():
+    """Against S's order 0, N's strategy below loops unless it plays row 1 (chance
+    3e-10), which pays -0.4: the guarantee is exactly -0.4. Taken as 1 - x L_j, the
+    chance of leaving would keep only its first seven digits (-0.39999997)."""
+    payoff = np.array([[0.0, 0.7], [-0.4, 0.2]])
+    loop = np.array([[True, False], [False, False]])
+    x = np.array([1.0 - 3e-10, 3e-10])
+    low, high = reply_range(payoff, loop, x, [0.25, 0.75])
+    assert low == pytest.approx(-0.4, rel=1e-14)
+    assert abs((x[1] * -0.4) / (1.0 - x @ loop[:, 0]) - -0.4) > 1e-9  # the rounding avoided
+    assert high == pytest.approx(0.7, rel=1e-14)  # row 0: 0.7 x 0.75 over 0.75
+
+
+def test_reply_range_refuses_what_is_not_a_state():
+    payoff, loop = np.zeros((2, 2)), np.zeros((2, 2), dtype=bool)
+    with pytest.raises(ValueError, match="loop must be a boolean array"):
+        reply_range(payoff, np.zeros((2, 3), dtype=bool), [0.5, 0.5], [0.5, 0.5])
+    with pytest.raises(ValueError, match="row must be non-negative and sum to 1"):
+        reply_range(payoff, loop, [0.5, 0.6], [0.5, 0.5])
+    with pytest.raises(ValueError, match="payoff must be a 2-D array"):
+        reply_range(np.zeros(3), loop, [0.5, 0.5], [0.5, 0.5])
+
+
+@pytest.mark.parametrize(("solve", "precision"), [(solve_with_loop, 1e-9),
+                                                  (solve_with_loop_small, BRACKET)])
+def test_the_bracket_holds_the_value_and_is_certified(solve, precision):
+    """Each state's bracket [low, high] is the exact guarantee of the strategies
+    returned (:func:`reply_range`), holds the value Shapley's iteration from 0 reaches
+    and the value returned, and is at most BRACKET wide relative to the payoffs
+    (HiGHS's strategies, within its feasibility tolerance of 1e-10, reach 1e-9), except
+    where a strategy needs a weight near the 1e-9 below which weights are dropped
+    (the value is then approached, not reached)."""
+    rng = np.random.default_rng(7)
+    floor = 0
+    for k in range(60):
+        m, n = rng.integers(2, 6, size=2)
+        payoff, loop = _random_loop_game(rng, m, n, 0.3)
+        out = solve(payoff, loop)
+        assert (out.low, out.high) == pytest.approx(
+            reply_range(payoff, loop, out.row, out.column), abs=1e-15)
+        assert out.low - 1e-15 <= out.value <= out.high + 1e-15
+        assert out.low - 1e-9 <= _iterate(payoff, loop) <= out.high + 1e-9, k
+        smallest = min(out.row[out.row > 0].min(), out.column[out.column > 0].min())
+        scale = np.abs(payoff).max()
+        if smallest < 1e-8:
+            floor += 1
+        else:
+            assert out.residual <= precision * scale, k
+    assert floor <= 15
+
+
+def test_the_favoured_side_ends_the_game():
+    """Where the bracket lies above 0 (N favoured), N's strategy leaves the state
+    with positive chance against every reply of S, so S cannot hold it to a draw; and
+    symmetrically for S below 0. A strategy optimal in the matrix game at the value
+    itself may fail it: below, N's bid earns 0.5 whatever S does (value 0.5), and at
+    v = 0.5 abstaining for good earns 0.5 too, yet guarantees only the draw."""
+    payoff = np.array([[0.0, 0.5], [0.5, 0.5]])
+    loop = np.array([[True, False], [False, False]])
+    abstain = np.array([1.0, 0.0])
+    assert (abstain @ (payoff + loop * 0.5)).min() == 0.5
+    assert reply_range(payoff, loop, abstain, [1.0, 0.0])[0] == 0.0
+    out = solve_with_loop(payoff, loop)
+    assert out.low == out.high == out.value == 0.5
+    assert (out.row @ ~loop > 0).all()
+    rng = np.random.default_rng(11)
+    favoured = 0
+    for _ in range(80):
+        m, n = rng.integers(2, 6, size=2)
+        payoff, loop = _random_loop_game(rng, m, n, 0.35)
+        for solve in (solve_with_loop, solve_with_loop_small):
+            out = solve(payoff, loop)
+            if out.low > 0:
+                assert (out.row @ ~loop > 0).all()
+                favoured += 1
+            if out.high < 0:
+                assert (~loop @ out.column > 0).all()
+                favoured += 1
+    assert favoured >= 60

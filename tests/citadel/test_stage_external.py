@@ -5,8 +5,8 @@ game its value is the fixed point of: ``payoff + loop * v``, the loop entries wo
 the state's own value v. Gambit's LP solves each matrix again; its value must equal
 ``tabletop.solve_zero_sum``'s and the state's v within 1e-9, each solver's strategies
 must guarantee the other's value, and OpenSpiel must find the solve's own strategies
-(the ones the solution stores) worth v with no best-response gain above 1e-9 on the
-states where the solve took them at v itself.
+(the ones the solution stores) worth v with no best-response gain above the state's
+bracket width (plus 1e-9).
 """
 
 import numpy as np
@@ -14,7 +14,7 @@ import pytest
 
 from citadel import Rules, solve_duel_game, solve_sides
 from citadel.sides import _stage
-from citadel.stage import FAVOURED_MARGIN, duel_matrix
+from citadel.stage import duel_matrix
 from tabletop.matrix_games import solve_zero_sum
 from tests.tabletop.external_solvers import (
     assert_same_game_solution,
@@ -83,10 +83,13 @@ def test_stage_games_agree_with_gambit(case):
 def test_duel_strategies_are_optimal_for_openspiel():
     """The strategies a duel solve stores, checked by OpenSpiel state by state.
 
-    Where a loop entry is in play and v != 0 the favoured side's strategy is taken
-    from the stage game at v' = v (1 - FAVOURED_MARGIN) (citadel.stage.solve_with_loop):
-    optimal there, it guarantees at least v' - |v - v'| in the game at v, so the
-    profile's NashConv is at most 2 FAVOURED_MARGIN |v| (plus 1e-9 for the LP)."""
+    Each stored strategy comes with its exact stationary guarantee: N's guarantees
+    low and S's concedes at most high, with low <= v <= high (the state's bracket,
+    citadel.stage.solve_with_loop). Against an order j that stays with chance q_j,
+    N's strategy earns x R_j >= low (1 - q_j) off the loop, so x (R_j + q_j v) >=
+    v - (v - low) (1 - q_j) >= low in the matrix game at v, and S's likewise concedes at
+    most high: the profile's NashConv there is at most high - low (plus 1e-9 for
+    OpenSpiel's arithmetic)."""
     rules = Rules(n_players=2, radius=1, capital=8, bid_step=2)
     sol = solve_duel_game(rules, "axis")
     checked = 0
@@ -102,7 +105,9 @@ def test_duel_strategies_are_optimal_for_openspiel():
                 z = np.zeros(cols.size)
                 z[np.searchsorted(cols, sol.column[key][0])] = sol.column[key][1]
                 value, nash_conv = openspiel_evaluate(M, x, z)
-                slack = 2 * FAVOURED_MARGIN * abs(v) if loop.any() else 0.0
+                low, high = sol.bracket[y + 1, sol.space.level_of[cn], sol.space.level_of[cs]]
+                assert low <= v <= high, key
+                slack = high - low
                 assert abs(value - v) <= slack + 1e-9, key
                 assert nash_conv <= slack + 1e-9, key
                 checked += 1
