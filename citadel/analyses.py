@@ -63,8 +63,10 @@ METRICS = (
            "the same one-row lead on the coarser grid {coarse_grid}: how far the values "
            "still move as the grid refines"),
     Metric("duel_draw_start", "exact", "probability",
-           "P(the 1 vs 1 game from the start is drawn: it stalls for ever) when both play "
-           "the solved strategies (stall_odds, bid grid {duel_grid})"),
+           "P(the 1 vs 1 game from the start is drawn: it stalls for ever, or the capital "
+           "runs out) when both play the computed equilibrium (stall_odds, bid grid "
+           "{duel_grid}, {duel_directions}); another optimal strategy pair may draw more "
+           "or less"),
     Metric("duel_exploitability_compass", "exact", "score (range 2)",
            "what two best responses free to write any of the eight directions gain together "
            "against the 1 vs 1 solution of grid {duel_grid}, {duel_directions} "
@@ -171,7 +173,9 @@ def balance(rules: Rules | None = None, *, n_games: int = 20_000, seed=0,
           P(N wins) - P(S wins) from the start and with the pawn one row toward N;
           ``duel_value_lead_coarse`` the lead on the coarser grid;
         * ``duel_draw_start`` (exact): the chance that the solved 1 vs 1 game
-          stalls for ever from the start;
+          from the start is drawn (it stalls for ever, or the capital runs out), both
+          playing the computed equilibrium (another optimal strategy pair may draw more
+          or less);
         * ``duel_exploitability_compass`` (exact): what full-compass responders gain
           against the 1 vs 1 solution (with ``duel_directions="all"``, the solver's
           own error; with ``"axis"``, what the abstraction costs);

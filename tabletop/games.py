@@ -308,9 +308,11 @@ GAMES: dict[str, Game] = {
                           "refines, and the rules' own grid of 1 point is not solved",
                           "citadel", "The whole two-player game"),
                 draws=Cell("1 vs 1 under optimal play (bid grid {base.duel_grid:setting}, all "
-                           "eight directions): the game is drawn from the start (it stalls for "
-                           "ever) with probability {base.duel_draw_start:pct}, and "
-                           "{fix.duel_draw_start:pct} with {knobs}; the report solves finer "
+                           "eight directions): the game is drawn from the start with "
+                           "probability {base.duel_draw_start:pct}, and "
+                           "{fix.duel_draw_start:pct} with {knobs}; these are the draw chances "
+                           "of the computed equilibrium (another optimal strategy pair may draw "
+                           "more or less); the report solves finer "
                            "grids, where the figure changes; honest (`straight`) players stall "
                            "to the round limit in {base.stall_rate_heuristic:pct} of games; "
                            "random players draw {base.draw_rate_random:pct}",
@@ -324,14 +326,20 @@ GAMES: dict[str, Game] = {
                              "citadel", "Honest heuristics, simulated"),
                 fix=Cell("{knobs}: the solved 1 vs 1 game is drawn from the start with "
                          "probability {fix.duel_draw_start:pct}, against "
-                         "{base.duel_draw_start:pct} under the seed rules; `straight` games "
+                         "{base.duel_draw_start:pct} under the seed rules (bid grid "
+                         "{base.duel_grid:setting}, all eight directions; draw chances of the "
+                         "computed equilibrium: another optimal strategy pair may draw more or "
+                         "less); `straight` games "
                          "that stall: {fix.stall_rate_heuristic:pct}; random players draw "
                          "{fix.draw_rate_random:pct}, a change of {diff.draw_rate_random:pp}",
                          "citadel", "Stalling under optimal play, and what `min_bid` does"),
                 no_fix=Cell("no knob tried reduces draws under optimal play: with {knobs} "
                             "the solved 1 vs 1 game is drawn from the start with probability "
                             "{fix.duel_draw_start:pct}, against {base.duel_draw_start:pct} "
-                            "under the seed rules. Under it honest (`straight`) players' games "
+                            "under the seed rules (bid grid {base.duel_grid:setting}, all eight "
+                            "directions; draw chances of the computed equilibrium: another "
+                            "optimal strategy pair may draw more or less). Under it honest "
+                            "(`straight`) players' games "
                             "stall to the round limit in {fix.stall_rate_heuristic:pct} and "
                             "are drawn in {fix.draw_rate_heuristic:pct}; random players draw "
                             "{fix.draw_rate_random:pct}, a change of {diff.draw_rate_random:pp}",
@@ -340,9 +348,11 @@ GAMES: dict[str, Game] = {
                 objective="duel_draw_start",
                 note="The 1 vs 1 values are exact for the game on a bid grid of "
                      "{base.duel_grid:setting} points, each side free to write any of the eight "
-                     "directions: best responses over every legal order gain "
-                     "{base.duel_exploitability_compass:num} against its solution (the "
-                     "solver's own error). The coalition values are those of an abstraction "
+                     "directions, up to the solver's own error, measured exactly: best "
+                     "responses over every legal order gain "
+                     "{base.duel_exploitability_compass:num} against its solution (both "
+                     "gains added). "
+                     "The coalition values are those of an abstraction "
                      "(amounts on a bid grid, each side writing only its own directions) that "
                      "a side free to write any of the eight directions exploits by up to "
                      "{base.sides_exploitability_compass:num} on a small board (radius 1); "
