@@ -296,18 +296,29 @@ def choose_fix(objective: str, cards: list[pd.DataFrame]) -> int:
     return int(np.nanargmin(values))
 
 
-def _link(cell, folder: Path) -> str:
-    """The Markdown link of a cell's section: its anchor while the report has that
+def _link(report: str, section: str, folder: Path) -> str:
+    """The Markdown link to a section of a report: its anchor while the report has that
     heading, else the report itself; "" without a report."""
-    if not cell.report:
+    if not report:
         return ""
-    path = folder / f"{cell.report}.md"
+    path = folder / f"{report}.md"
     if not path.is_file():
         return ""
-    target = f"{cell.report}.md"
-    if cell.section and anchor(cell.section) in anchors(path.read_text(encoding="utf-8")):
-        target += f"#{anchor(cell.section)}"
+    target = f"{report}.md"
+    if section and anchor(section) in anchors(path.read_text(encoding="utf-8")):
+        target += f"#{anchor(section)}"
     return f" [§]({target})"
+
+
+#: ``{§Heading}`` in a cell's text: a link to that section of the cell's report, there
+_SECTION = re.compile(r"\{§([^{}]+)\}")
+
+
+def _with_links(cell, text: str, folder: Path) -> str:
+    """A filled cell's text with its ``{§Heading}`` links written, then the link of
+    the cell's own section."""
+    text = _SECTION.sub(lambda m: _link(cell.report, m.group(1), folder), text)
+    return text + _link(cell.report, cell.section, folder)
 
 
 def game_row(game: str, folder: str | os.PathLike, source: CardSource | None = None) -> dict:
@@ -333,7 +344,7 @@ def game_row(game: str, folder: str | os.PathLike, source: CardSource | None = N
     for column, cell in zip(COLUMNS[1:], cells, strict=True):
         needs_fix = "{knobs}" in cell.text or _NEEDS_FIX.search(cell.text)
         text = "none tried" if fix is None and needs_fix else fill(cell.text, base, fix, knobs)
-        row[column] = text + _link(cell, folder)
+        row[column] = _with_links(cell, text, folder)
     row["note"] = fill(spec.note, base, fix, knobs) if spec.note else ""
     return row
 

@@ -50,8 +50,9 @@ class Cell:
         (:func:`tabletop.balance_table.fill`): ``{base.<metric>:<kind>}`` (the seed
         rules' card), ``{fix.<metric>:<kind>}`` (the chosen fix's card),
         ``{diff.<metric>:<kind>}`` (fix minus seed, with its interval),
-        ``{1-base.<metric>:<kind>}`` (one minus the figure) and ``{knobs}`` (the fix's
-        knob setting). A metric is a card row or a :class:`Fact`.
+        ``{1-base.<metric>:<kind>}`` (one minus the figure), ``{knobs}`` (the fix's
+        knob setting) and ``{§<heading>}`` (a link, at that point of the text, to that
+        heading of ``report``). A metric is a card row or a :class:`Fact`.
     report : str
         The report the cell links to (file stem, ``citadel``); ``""``: no link.
     section : str
@@ -254,13 +255,15 @@ GAMES: dict[str, Game] = {
             random_play=None,
             index_row=IndexRow(
                 edge=Cell("the first player wins {base.first_player_win:pct} of duels between "
-                          "solved players; with 4 players all following the 'leader' rule of "
+                          "solved players{§The two-player game, solved exactly}; with 4 players "
+                          "all following the 'leader' rule of "
                           "thumb (attack the leader, always counter, stake the most allowed "
                           "when ahead) the seat furthest from a fair 25% lies "
                           "{base.seat_spread_4p:pp} from it (simultaneous bounds on a distance, "
                           "which cannot be negative: a low end of 0 means no seat effect "
                           "detected)",
-                          "panache_game", "The two-player game, solved exactly"),
+                          "panache_game", "Seat advantage and game length by number of "
+                          "players"),
                 draws=Cell("none: the last player left wins"),
                 length=Cell("{base.duel_rounds:num} rounds (duel of solved players)",
                             "panache_game", "Seat advantage and game length by number of "
@@ -276,6 +279,9 @@ GAMES: dict[str, Game] = {
                          "panache_game", "Variants a designer would try"),
                 fixes=({"mp_stake_cap": 10},),
                 objective="mp_elimination_share",
+                note="The simulated figures come from the card's own games (n in each "
+                     "cell), not from the report's: the report's sections hold other runs "
+                     "of the same rules, so their figures differ within their intervals.",
             ),
         ),
         Game(
@@ -346,7 +352,10 @@ GAMES: dict[str, Game] = {
                             "citadel", "Stalling under optimal play, and what `min_bid` does"),
                 fixes=({"min_bid": 1}, {"min_bid": 10}),
                 objective="duel_draw_start",
-                note="The 1 vs 1 values are exact for the game on a bid grid of "
+                note="The simulated figures come from the card's own games (n in each "
+                     "cell), not from the report's: the report's sections hold other runs "
+                     "of the same rules, so their figures differ within their intervals. "
+                     "The 1 vs 1 values are exact for the game on a bid grid of "
                      "{base.duel_grid:setting} points, each side free to write any of the eight "
                      "directions, up to the solver's own error, measured exactly: best "
                      "responses over every legal order gain "
@@ -383,21 +392,22 @@ GAMES: dict[str, Game] = {
             random_play="samarra.solve:random_play",
             index_row=IndexRow(
                 edge=Cell("the setup game is worth {base.setup_value_first_mover:signed} to "
-                          "the first mover with perfect information; in self-play of "
+                          "the first mover with perfect information{§The setup game}; in "
+                          "self-play of "
                           "determinising agents P(first mover wins) - P(second wins) = "
                           "{base.selfplay_first_mover_edge:signed}",
-                          "samarra", "The setup game"),
+                          "samarra", "Hidden information: agents and a tournament"),
                 draws=Cell("{base.setup_pairs_drawn:pct} of setup pairs are draws with "
-                           "perfect information; {base.selfplay_draws:pct} of self-play "
-                           "games are drawn",
-                           "samarra", "The setup game"),
+                           "perfect information{§The setup game}; {base.selfplay_draws:pct} of "
+                           "self-play games are drawn",
+                           "samarra", "Hidden information: agents and a tournament"),
                 length=Cell("{base.selfplay_actions:num} actions (self-play)",
                             "samarra", "Hidden information: agents and a tournament"),
                 exploit=Cell("perfect play never forces a win: the first mover wins "
                              "{base.setup_pairs_first_mover_wins:pct} of setup pairs, the "
                              "second {base.setup_pairs_second_mover_wins:pct}; the rest "
                              "is endless manoeuvring",
-                             "samarra", "Perfect-information solve"),
+                             "samarra", "The setup game"),
                 fix=Cell("{knobs} (the tie-break after that many actions) decides games "
                          "that perfect play leaves drawn: {fix.horizon_pairs_drawn:pct} of "
                          "setup pairs stay drawn (against {base.setup_pairs_drawn:pct}), the "
@@ -409,7 +419,8 @@ GAMES: dict[str, Game] = {
                 fixes=({"horizon": 10},),
                 objective="horizon_pairs_drawn",
                 note="Self-play is hidden-information play of two determinising agents "
-                     "on random setups; the perfect-information figures are exact.",
+                     "on random setups: the report's own games (the same balance card, "
+                     "simulation and seed); the perfect-information figures are exact.",
             ),
         ),
         Game(
@@ -451,10 +462,11 @@ GAMES: dict[str, Game] = {
                 length=Cell("{base.win_round:num} rounds (mean among the 2-player "
                             "economies that finish, so it understates a game's length); "
                             "counting the unfinished ones, {base.won_within_20:pct} of all "
-                            "those economies are won within 20 rounds; turns to the fastest "
+                            "those economies are won within 20 rounds{§The economy model}; turns "
+                            "to the fastest "
                             "win with 4 doublons of income a turn: "
                             "{base.fastest_win_income_4:turn}",
-                            "commander", "The economy model"),
+                            "commander", "The race to the win threshold, exactly"),
                 exploit=Cell("the money loop: selling a gold at a band edge and buying it "
                              "back next turn gains doublons ({base.money_loop_gain:turn} a "
                              "round trip); with no income at all, from the 2-player opening, "
@@ -476,9 +488,12 @@ GAMES: dict[str, Game] = {
                             args={"income": 0, "horizon": 400}),),
                 note="The economy figures rest on the package's sample cards, invented "
                      "for testing (the rule text has no card list); the market and race "
-                     "figures need no cards. The economy cells are the 2-player row of the "
-                     "report's table by player count: the same balance card, simulation "
-                     "and seed.",
+                     "figures need no cards. The economies are a simplified model: every "
+                     "player follows one fixed strategy, and events, actions, manoeuvres, "
+                     "ransoms, rallies, alliances in battle, refutations of agreements and "
+                     "conquests of territories are not played. The economy cells are the "
+                     "2-player row of the report's table by player count: the same balance "
+                     "card, simulation and seed.",
             ),
         ),
     )

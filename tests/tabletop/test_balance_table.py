@@ -147,16 +147,32 @@ def notebook_headings(report: str) -> set[str]:
     return set(re.findall(r"^## (.*?)\s*$", text, re.M))
 
 
+def linked_sections(cell) -> list[str]:
+    """The headings a cell links to: its inline ``{§heading}`` links, then its own."""
+    return [*re.findall(r"\{§([^{}]+)\}", cell.text), *([cell.section] if cell.section else [])]
+
+
 def test_every_linked_section_is_a_heading_of_its_notebook():
     for game in GAMES.values():
         for cell in game.index_row.cells():
-            if cell.section:
-                assert cell.section in notebook_headings(cell.report), (game.name, cell)
+            for section in linked_sections(cell):
+                assert section in notebook_headings(cell.report), (game.name, section)
+
+
+def test_an_inline_link_goes_where_it_is_written(monkeypatch, tmp_path):
+    entry = get("commander")
+    edge = Cell("first{§Alpha}, then the rest", "commander", "Beta")
+    monkeypatch.setitem(GAMES, "commander", dataclasses.replace(
+        entry, index_row=dataclasses.replace(entry.index_row, edge=edge)))
+    (tmp_path / "commander.md").write_text("# C\n\n## Alpha\n\nA.\n\n## Beta\n\nB.\n")
+    row = game_row("commander", tmp_path, fake_source)
+    assert row[COLUMNS[1]] == ("first [§](commander.md#alpha), then the rest "
+                               "[§](commander.md#beta)")
 
 
 def test_rows_fill_every_cell_and_link_only_to_existing_sections(tmp_path):
     for game in GAMES.values():
-        sections = [c.section for c in game.index_row.cells() if c.section]
+        sections = [s for c in game.index_row.cells() for s in linked_sections(c)]
         report = {c.report for c in game.index_row.cells() if c.report}
         for name in report:  # the report has the first linked heading only
             (tmp_path / f"{name}.md").write_text(f"# {name}\n\n## {sections[0]}\n\nText.\n")
