@@ -175,10 +175,11 @@ def _alive(pid: int) -> bool:
 
 
 def _interrupt(argv: list[str], tmp_path: Path, ready_timeout: float = 240.0,
-               announced: str | None = None):  # fmt: skip
+               announced: str | None = None, workers: bool = False):  # fmt: skip
     """Start ``argv``, wait for ``ready`` (or RUNNING s when not None), interrupt it.
     With ``announced``, the interrupt waits first for a line of stderr holding that
-    text (a command line's estimate, printed once its modules are loaded).
+    text (a command line's estimate, printed once its modules are loaded); with
+    ``workers``, for a child process (a pool's worker, started once ``main`` runs).
 
     Returns the exit code, stderr, the seconds from SIGINT to exit and the children
     seen just before the interrupt.
@@ -197,6 +198,12 @@ def _interrupt(argv: list[str], tmp_path: Path, ready_timeout: float = 240.0,
             line = proc.stderr.readline()
             assert line, ("the command ended before announcing", seen)
             seen += line
+        waited = time.monotonic()
+        while workers and not _children(proc.pid):
+            assert proc.poll() is None, ("the command ended before its workers started",
+                                         proc.stderr.read()[-2000:])
+            assert time.monotonic() - waited < ready_timeout, "no worker started"
+            time.sleep(0.1)
         time.sleep(RUNNING)
         assert proc.poll() is None, "the long call ended before the interrupt"
         children = _children(proc.pid)
@@ -297,7 +304,7 @@ def test_sigint_ends_a_sweep_with_busy_workers(tmp_path):
     argv = [sys.executable, "-m", "panache", "sweep", "--analysis", "duel", "--grid",
             "start_points=200,201,202,203", "--jobs", "2", "--seed", "1"]  # fmt: skip
     start = time.monotonic()
-    code, err, latency, children = _interrupt(argv, tmp_path)
+    code, err, latency, children = _interrupt(argv, tmp_path, workers=True)
     assert time.monotonic() - start > RUNNING
     assert code == 130
     assert err.strip().splitlines() == ["error: interrupted"], err[-2000:]
