@@ -349,25 +349,42 @@ def test_table_matches_plain_minimax_on_endgames(knobs, dead, used, cache):
 )
 def test_the_folded_table_gives_every_state_its_unfolded_value(knobs):
     """Solved with the index that keeps both mirror images (cache format 2) and with the
-    folded one, every state of the game has one value and distance (exhaustive)."""
+    folded one, every state of the game has one value and distance, and the two tables
+    give the same published counts (exhaustive)."""
     solve_module = importlib.import_module("samarra.solve")
     rules = Rules(**knobs)
     full, folded = geometry(rules, mirror=False), geometry(rules)
     full_dist = solve_module._build(rules, full)
-    folded_dist = solve(rules, cache=False).dist
-    seen, _, differ, _ = _folded_reads(full, folded, full_dist, folded_dist)
+    folded_table = solve(rules, cache=False)
+    seen, _, differ, _ = _folded_reads(full, folded, full_dist, folded_table.dist)
     assert differ == 0 and seen.sum() == full_dist.size
     assert (full_dist != 0).any() and (full_dist == 0).any()
+    _assert_same_counts(folded_table, Table(rules, full_dist, full))
+
+
+def _assert_same_counts(folded, full):
+    """The published figures (positions won, lost and drawn, positions per distance) of
+    the folded table ``folded`` are those of the table ``full`` that keeps both images."""
+    rules = full.rules
+    assert folded.dist.size < full.dist.size == n_states(rules)
+    values, sizes = np.unique(full.dist, return_counts=True)
+    by_distance = dict(zip(values.tolist(), sizes.tolist(), strict=True))
+    assert full.positions_by_distance() == by_distance
+    assert folded.positions_by_distance() == by_distance
+    assert folded.counts == full.counts == {
+        "win": int((full.dist > 0).sum()), "loss": int((full.dist < 0).sum()),
+        "draw": int((full.dist == 0).sum())}  # fmt: skip
+    assert sum(folded.counts.values()) == n_states(rules)
+    assert len(by_distance) > 3  # several distances: a histogram that could differ
 
 
 @pytest.mark.parametrize(
     "knobs",
     [
-        {"length": 3},
-        {"length": 3, "allow_pass": True},
-        {"length": 3, "no_repetition": True},
-        pytest.param({"length": 3, "allow_pass": True, "no_repetition": True},
-                     marks=pytest.mark.large),  # the values test solves these rules
+        # the values test checks the counts of its rules ({"length": 3} and both turn
+        # rules, in make test) with the same two solves
+        pytest.param({"length": 3, "allow_pass": True}, marks=pytest.mark.large),
+        pytest.param({"length": 3, "no_repetition": True}, marks=pytest.mark.large),
         pytest.param({"width": 4, "length": 3, "no_repetition": True},
                      marks=pytest.mark.large),  # no axis: every entry is two positions
         pytest.param({"length": 4}, marks=pytest.mark.large),
@@ -381,17 +398,7 @@ def test_the_folded_table_counts_the_positions_of_the_unfolded_one(knobs):
     rules = Rules(**knobs)
     full_geo = geometry(rules, mirror=False)
     full = Table(rules, solve_module._build(rules, full_geo), full_geo)
-    folded = solve(rules, cache=False)
-    assert folded.dist.size < full.dist.size == n_states(rules)
-    values, sizes = np.unique(full.dist, return_counts=True)
-    by_distance = dict(zip(values.tolist(), sizes.tolist(), strict=True))
-    assert full.positions_by_distance() == by_distance
-    assert folded.positions_by_distance() == by_distance
-    assert folded.counts == full.counts == {
-        "win": int((full.dist > 0).sum()), "loss": int((full.dist < 0).sum()),
-        "draw": int((full.dist == 0).sum())}  # fmt: skip
-    assert sum(folded.counts.values()) == n_states(rules)
-    assert len(by_distance) > 3  # several distances: a histogram that could differ
+    _assert_same_counts(solve(rules, cache=False), full)
 
 
 @pytest.mark.parametrize("name", ["table33", "table34", "table33_optional"])
