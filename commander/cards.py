@@ -72,7 +72,14 @@ class CardDataError(ValueError):
     """
 
     def __init__(self, problems: list[tuple[str, int, str, str]]):
+        if isinstance(problems, (str, bytes)) or not hasattr(problems, "__iter__"):
+            raise TypeError("problems must be a list of (file, row, field, message) tuples, "
+                            f"got {problems!r}")
         self.problems = list(problems)
+        for problem in self.problems:
+            if not isinstance(problem, tuple) or len(problem) != 4:
+                raise TypeError("problems must be a list of (file, row, field, message) "
+                                f"tuples, got the item {problem!r}")
         lines = [f"{f}, row {r}, field {fld!r}: {m}" for f, r, fld, m in self.problems]
         head = f"{len(lines)} problem(s) in card data; nothing was loaded:\n  "
         super().__init__(head + "\n  ".join(lines))

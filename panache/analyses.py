@@ -15,12 +15,13 @@ import numpy as np
 
 from panache.agents import Agent
 from panache.duel import solve_duel
-from panache.game import simulate_games, tournament
+from panache.game import games_size, simulate_games, tournament
 from panache.master import mp_success
 from panache.policy import HUMAN_POLICIES, human_policy
 from panache.rules import Rules
 from panache.turn import evaluate_policy, solve_turn
 from tabletop.balance import Entry, Metric, build_card, estimate, exact, normal
+from tabletop.budget import check_memory
 from tabletop.seeding import as_generator, as_seed_sequence, check_count
 from tabletop.stats import estimate_mean, estimate_proportion
 from tabletop.sweep import task_seed
@@ -252,6 +253,8 @@ def balance(rules: Rules | None = None, *, n_games: int = 100_000, seed=0):
     """
     rules = Rules.check(rules)
     n_games = check_count("n_games", n_games, 2)
+    # the largest table's games are refused before the exact solves, not after them
+    check_memory(games_size(max(SEAT_COUNTS), n_games))
     root = as_seed_sequence(seed)
     duel_rules = dataclasses.replace(rules, n_players=2)
     entries = {}

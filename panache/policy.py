@@ -91,7 +91,14 @@ class TurnPolicy:
             raise ValueError(
                 f"kept must have {entry_r.size} entries for {self.n_dice} dice, got {kept.shape}"
             )
-        bad = (kept < 0) | (kept >= len(space.sizes))
+        out = (kept < 0) | (kept >= len(space.sizes))
+        if out.any():
+            e = int(np.flatnonzero(out)[0])
+            raise ValueError(
+                f"kept[{e}] is {int(kept[e])}: each entry is the index of a multiset of dice, "
+                f"0 to {len(space.sizes) - 1} for {self.n_dice} dice"
+            )
+        bad = out
         if not bad.any():
             k = space.counts[kept]
             bad = (space.sizes[kept] < 1) | np.any(k > space.counts[entry_r], axis=1)

@@ -35,7 +35,7 @@ from samarra.engine import Action, legal_actions, next_position, tie_break, trus
 from samarra.position import Position
 from samarra.rules import DEATH, MERCHANT, SERVANT
 from samarra.solve import Table
-from tabletop.validate import check_instance
+from tabletop.validate import check_instance, check_int
 
 
 @dataclass(frozen=True)
@@ -81,6 +81,9 @@ class View:
 
     @classmethod
     def of(cls, position: Position, side: int) -> View:
+        """The view of ``position`` that player ``side`` (0 Black, 1 White) has."""
+        check_instance("position", position, Position)
+        side = check_int("side", side, 0, 1)
         p, enemy = position, 3 * (1 - side)
         tents = tuple(sorted(
             (p.cells[enemy + f], f if p.revealed[enemy + f] else -1)

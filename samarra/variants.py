@@ -50,6 +50,10 @@ def compare_variants(variants: dict[str, Rules], **solve_options) -> pd.DataFram
 
     if not isinstance(variants, dict) or not variants:
         raise ValueError(f"variants must be a non-empty dict name -> Rules, got {variants!r}")
+    for name in variants:
+        if not isinstance(name, str):
+            raise TypeError(f"variants: every name must be a str (the table's index), got "
+                            f"{name!r} ({type(name).__name__})")
     rows = {}
     for name, rules in variants.items():
         check_solvable(Rules.check(rules, f"variants[{name!r}]", default=False))

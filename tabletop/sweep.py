@@ -698,7 +698,7 @@ def sweep(
     >>> res.ok, res.n_tasks
     (True, 4)
     """
-    from tabletop.validate import check_bool
+    from tabletop.validate import check_bool, check_path
 
     if progress is not None:
         progress = check_bool("progress", progress)
@@ -719,6 +719,7 @@ def sweep(
     _check_accepted(analysis, variants, fixed)
     if executor is None:
         jobs = check_count("jobs", (os.cpu_count() or 1) if jobs is None else jobs, 1)
+    store = check_path("store", store, optional=True)
     if store is None and seed is None:
         root = as_seed_sequence(None)
     elif seed is None:

@@ -118,3 +118,46 @@ def test_many_short_kernel_calls_keep_their_round_budget_in_range():
     for _ in range(100):
         budget = _next_budget(budget, 0.0)
     assert budget == MAX_BUDGET < 2**62
+
+
+def test_variant_names_are_strings():
+    with pytest.raises(TypeError, match=r"variants: every name must be a str.*got 1 \(int\)"):
+        samarra.compare_variants({1: samarra.Rules(length=3)})
+
+
+@pytest.mark.parametrize("problems", ["x", 5, None, [("decks.csv", 1, "copies")]])
+def test_card_data_errors_are_lists_of_four_fields(problems):
+    with pytest.raises(TypeError, match=r"problems must be a list of \(file, row, field, message\)"):
+        commander.CardDataError(problems)
+
+
+def test_a_sweep_store_is_a_folder():
+    with pytest.raises(TypeError, match="store must be a path"):
+        tabletop.sweep(lambda x, seed: {"y": x}, {"x": [1]}, seed=0, jobs=1, store=5)
+
+
+def test_a_policy_entry_out_of_range_is_named():
+    rules = panache.Rules(n_dice=3, start_points=6)
+    kept = [-1] * len(panache.human_policy(rules, "best_die").kept)
+    with pytest.raises(ValueError, match=r"kept\[0\] is -1: each entry is the index of a multiset"):
+        panache.TurnPolicy(3, kept)
+
+
+def test_a_view_is_of_a_position_and_a_side():
+    position = samarra.start_position(samarra.Rules(length=3), "SMD", "SMD")
+    with pytest.raises(TypeError, match="position"):
+        samarra.View.of("x", 0)
+    with pytest.raises(ValueError, match="side"):
+        samarra.View.of(position, 2)
+    assert samarra.View.of(position, 1).side == 1
+
+
+def test_a_huge_card_is_refused_before_the_exact_solves(monkeypatch):
+    import panache.analyses
+
+    def no_solve(rules):
+        raise AssertionError("the duel was solved before the games were sized")
+
+    monkeypatch.setattr(panache.analyses, "solve_duel", no_solve)
+    with pytest.raises(MemoryError, match="panache.simulate_games"):
+        panache.balance(panache.Rules(n_dice=2, start_points=4), n_games=10**15)
