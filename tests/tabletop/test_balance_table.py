@@ -260,7 +260,8 @@ def test_a_row_whose_fixes_do_not_help_says_so(tmp_path):
     helped = game_row("citadel", tmp_path, source(True))["Best fix found"]
     stuck = game_row("citadel", tmp_path, source(False))["Best fix found"]
     assert helped.startswith("`min_bid = 1`: the solved 1 vs 1 game is drawn")
-    assert stuck.startswith("no knob tried reduces draws under optimal play: with `min_bid = 1`")
+    assert stuck.startswith("no minimum bid tried reduces draws under optimal play: with "
+                            "`min_bid = 1`")
     assert "100% (exact), against 50% (exact)" in stuck
 
 
