@@ -361,3 +361,263 @@ class CheckedRules:
     def check(cls, value, name: str = "rules", *, default: bool = True):
         """``value`` if it is one of these rules; None gives the defaults when ``default``."""
         return check_rules(name, value, cls, default=default)
+
+
+# --- result classes: every field checked against its annotation ----------------------
+
+
+#: The kinds of int and of real number met most, tested first (an ABC test is slower).
+_INTS = frozenset({int, np.int64, np.int32, np.intp})
+_REALS = frozenset({float, int, np.float64, np.int64, np.float32, np.int32})
+_BOOLS = (bool, np.bool_)
+
+
+def _is_int(v) -> bool:
+    return isinstance(v, numbers.Integral) and not isinstance(v, _BOOLS)
+
+
+def _is_real(v) -> bool:  # NaN and infinities too: a field's limit refuses them
+    return isinstance(v, numbers.Real) and not isinstance(v, _BOOLS)
+
+
+def _refuse(name: str, value, what: str):
+    raise TypeError(f"{name} must be {what}, got {_show(value)} ({_kind(value)})")
+
+
+class _Kind:
+    """What one annotation accepts: ``test``, a Python expression on ``{x}`` (the names
+    it uses are in ``env``); ``what``, the words of a message; ``explain(name, value)``,
+    which raises the error naming the part of ``value`` at fault."""
+
+    __slots__ = ("explain", "test", "what")
+
+    def __init__(self, test: str, what: str, explain=None):
+        self.test, self.what = test, what
+        self.explain = explain or (lambda name, value: _refuse(name, value, what))
+
+
+def _split(text: str, sep: str) -> list[str]:
+    """``text`` cut at each ``sep`` outside brackets, the parts stripped."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        depth += (ch == "[") - (ch == "]")
+        if ch == sep and depth == 0:
+            parts.append(text[start:i].strip())
+            start = i + 1
+    return [*parts, text[start:].strip()]
+
+
+def _predicate(kind: _Kind, env: dict):
+    """``kind.test`` as a function of one value."""
+    return eval(f"lambda x: {kind.test.format(x='x')}", env)
+
+
+def _tuple_kind(items: list, env: dict) -> _Kind | None:
+    """A tuple: of any length and kind (no ``items``), of one kind (``X, ...``) or of a
+    fixed length with a kind per place (None: a place too loose to check)."""
+    if not items or (len(items) == 2 and items[1] == "..." and items[0] is None):
+        return _Kind("type({x}) is tuple", "a tuple")
+    if len(items) == 2 and items[1] == "...":
+        item = items[0]
+        what = f"a tuple of ({item.what})"
+
+        def explain_many(name, value):
+            if type(value) is not tuple:
+                _refuse(name, value, what)
+            accepts = _predicate(item, env)
+            for i, x in enumerate(value):
+                if not accepts(x):
+                    item.explain(f"{name}[{i}]", x)
+
+        y = f"_y{len(env)}"  # the loop's own name (a list comprehension is inlined)
+        env[y] = None
+        each = item.test.replace("{x}", y)
+        return _Kind(f"(type({{x}}) is tuple and all([{each} for {y} in {{x}}]))", what,
+                     explain_many)  # fmt: skip
+    size = len(items)
+    what = f"a tuple of {size} ({', '.join('anything' if k is None else k.what for k in items)})"
+    tests = " and ".join(k.test.replace("{x}", f"{{x}}[{i}]")
+                         for i, k in enumerate(items) if k is not None)  # fmt: skip
+
+    def explain_fixed(name, value):
+        if type(value) is not tuple:
+            _refuse(name, value, what)
+        if len(value) != size:
+            raise ValueError(f"{name} must hold {size} items, got {len(value)}: {_show(value)}")
+        for i, (k, x) in enumerate(zip(items, value, strict=True)):
+            if k is not None and not _predicate(k, env)(x):
+                k.explain(f"{name}[{i}]", x)
+
+    test = f"(type({{x}}) is tuple and len({{x}}) == {size}" + (f" and {tests})" if tests else ")")
+    return _Kind(test, what, explain_fixed)
+
+
+def _annotation_kind(text: str, env: dict, scope: dict) -> _Kind | None:
+    """What the annotation ``text`` accepts; None for one too loose to check (``object``,
+    ``Callable``...). Names are looked up in ``scope``, the class's module."""
+    options = _split(text, "|")
+    if len(options) > 1:
+        kinds = [_annotation_kind(t, env, scope) for t in options]
+        if any(k is None for k in kinds):
+            return None
+        what = " or ".join(k.what for k in kinds)
+        real = [k for k, t in zip(kinds, options, strict=True) if t != "None"]
+
+        def explain_either(name, value):
+            if len(real) == 1 and value is not None:  # X | None: what is wrong as an X
+                real[0].explain(name, value)
+            _refuse(name, value, what)
+
+        return _Kind("(" + " or ".join(k.test for k in kinds) + ")", what, explain_either)
+    base, _, rest = text.partition("[")
+    base = base.strip().removeprefix("typing.")
+    simple = {
+        "None": ("{x} is None", "None"),
+        "int": ("(type({x}) in _INTS or _is_int({x}))", "an int"),
+        "float": ("(type({x}) in _REALS or _is_real({x}))", "a real number"),
+        "bool": ("(type({x}) is bool or type({x}) is np_bool)", "True or False"),
+        "str": ("type({x}) is str", "a str"),
+        "dict": ("isinstance({x}, dict)", "a dict"),
+        "Mapping": ("isinstance({x}, Mapping)", "a mapping"),
+    }
+    if base in simple:
+        return _Kind(*simple[base])
+    if base in ("tuple", "Tuple"):
+        items = _split(rest[:-1], ",") if rest else []
+        return _tuple_kind(["..." if t == "..." else _annotation_kind(t, env, scope)
+                            for t in items], env)  # fmt: skip
+    if base in ("object", "Any", "Callable"):
+        return None
+    head, _, tail = base.partition(".")
+    if head in ("pd", "pandas"):  # imported for annotations only when type checking
+        import pandas as found
+    elif head in ("np", "numpy"):
+        found = np
+    else:
+        import builtins
+
+        found = scope.get(head, getattr(builtins, head, None))
+    for part in tail.split(".") if tail else ():
+        found = getattr(found, part, None)
+    if not isinstance(found, type):
+        raise NameError(f"cannot check a field annotated {text!r}: {base!r} is not a class")
+    key = f"_c{len(env)}"
+    env[key] = found
+    package = found.__module__.split(".")[0]
+    shown = found.__name__ if package == "builtins" else f"{package}.{found.__name__}"
+    return _Kind(f"isinstance({{x}}, {key})", f"a{'n' if shown[0] in 'aeiou' else ''} {shown}")
+
+
+def _limit(name: str, value, limit) -> None:
+    """A field's limit: a tuple of str (the choices), or ``(low, high)`` for an int
+    (:func:`check_int`) or a float (:func:`check_float`: NaN refused too). None passes."""
+    if value is None:
+        return
+    if limit and isinstance(limit[0], str):
+        check_choice(name, value, limit)
+    elif _is_int(value):
+        check_int(name, value, *limit)
+    else:
+        check_float(name, value, *limit)
+
+
+def _fields_checker(cls: type, limits: dict):
+    """One function checking every field of ``cls``, compiled from its annotations."""
+    import dataclasses
+    import sys
+    from collections.abc import Mapping
+
+    fields = dataclasses.fields(cls)
+    unknown = set(limits) - {f.name for f in fields}
+    if unknown:
+        raise NameError(f"{cls.__name__} has no fields {sorted(unknown)} to limit")
+    scope = vars(sys.modules[cls.__module__])
+    env = {"_is_int": _is_int, "_is_real": _is_real, "_INTS": _INTS, "_REALS": _REALS,
+           "np_bool": np.bool_, "Mapping": Mapping, "_limit": _limit,
+           "_isfinite": math.isfinite, "_kinds": {}}  # fmt: skip
+    lines = ["def check(obj):"]
+    for f in fields:
+        text = f.type if isinstance(f.type, str) else (
+            f.type.__name__ if isinstance(f.type, type) else repr(f.type))  # fmt: skip
+        kind = _annotation_kind(text, env, scope)
+        name = f"{cls.__name__}.{f.name}"
+        if kind is None and f.name not in limits:
+            continue
+        lines.append(f"    x = obj.{f.name}")
+        if kind is not None:
+            env["_kinds"][f.name] = kind
+            lines.append(f"    if not {kind.test.format(x='x')}:")
+            lines.append(f"        _kinds[{f.name!r}].explain({name!r}, x)")
+        if f.name in limits:  # tested inline; _limit raises the error
+            limit = tuple(limits[f.name])
+            if limit and isinstance(limit[0], str):
+                test = f"x in {frozenset(limit)!r}"
+            else:
+                low, high = limit
+                parts = ["_isfinite(x)"] if "float" in text else []
+                parts += [] if low is None else [f"x >= {low!r}"]
+                parts += [] if high is None else [f"x <= {high!r}"]
+                test = " and ".join(parts) or "True"
+            lines.append(f"    if x is not None and not ({test}):")
+            lines.append(f"        _limit({name!r}, x, {limit!r})")
+    lines.append("    return None")
+    exec("\n".join(lines), env)  # our own text, from the annotations
+    return env["check"]
+
+
+#: The compiled check of each result class (built at its first instance).
+_FIELD_CHECKS: dict[type, object] = {}
+
+
+def check_fields(obj, **limits) -> None:
+    """Check every field of the dataclass instance ``obj`` against its annotation.
+
+    Called from a result class's ``__post_init__``: a result built by hand with a wrong
+    value fails at once with a ``TypeError`` naming the field (``Class.field``), the
+    value and what the annotation allows: ``int`` (not a bool), ``float`` (an int too;
+    NaN allowed), ``bool``, ``str``, ``tuple`` (``tuple[X, ...]`` and ``tuple[X, Y]``
+    item by item), ``dict`` / ``Mapping``, ``X | None`` and any class (numpy arrays,
+    pandas objects, the library's own classes). A field annotated ``object`` or
+    ``Callable`` is left alone. Nothing is converted.
+
+    ``limits`` bounds a field further: ``name=(low, high)`` for a number (as
+    :func:`check_int` / :func:`check_float`, so a bounded float is never NaN) or
+    ``name=("a", "b")``, the strings allowed (a ``ValueError``). The annotations and
+    limits are read at the class's first instance and compiled into one function: a
+    class's limits must be the same at every call. The check costs about 0.1 µs a field.
+
+    Examples
+    --------
+    >>> from dataclasses import dataclass
+    >>> @dataclass(frozen=True)
+    ... class Odds:
+    ...     p: float
+    ...     n: int
+    ...     names: tuple[str, ...]
+    ...     winner: int | None = None
+    ...
+    ...     def __post_init__(self):
+    ...         check_fields(self, n=(1, None))
+    >>> Odds(0.5, 10, ("a", "b")).n
+    10
+    >>> Odds("x", 10, ())
+    Traceback (most recent call last):
+    ...
+    TypeError: Odds.p must be a real number, got 'x' (str)
+    >>> Odds(0.5, 0, ())
+    Traceback (most recent call last):
+    ...
+    ValueError: Odds.n must be >= 1, got 0
+    >>> Odds(0.5, 1, ("a", 2))
+    Traceback (most recent call last):
+    ...
+    TypeError: Odds.names[1] must be a str, got 2 (int)
+    >>> Odds(0.5, 1, (), winner="N")
+    Traceback (most recent call last):
+    ...
+    TypeError: Odds.winner must be an int, got 'N' (str)
+    """
+    check = _FIELD_CHECKS.get(type(obj))
+    if check is None:
+        check = _FIELD_CHECKS[type(obj)] = _fields_checker(type(obj), limits)
+    check(obj)
