@@ -361,6 +361,41 @@ def won_within(sol, rounds: int) -> tuple[float, float]:
     >>> bool(abs(a - odds.score_a) < 1e-9), won_within(sol, 0)
     (True, (0.0, 0.0))
     """
+    a, b, _ = limited_outcome(sol, rounds)
+    return a, b
+
+
+def limited_outcome(sol, rounds: int) -> tuple[float, float, float]:
+    """:func:`won_within`'s two scores and the expected length of the game under a
+    round limit of ``rounds``, both sides playing the solution.
+
+    The length counts the rounds played as the rules count them: a game ends when it
+    is won, when no side can write a positive amount any more (the rules' draw at
+    once), or after ``rounds`` rounds; a game stalled for good while a side could
+    still bid lasts the whole ``rounds``. It is the sum over ``k < rounds`` of the
+    chance that round ``k + 1`` is played.
+
+    Returns
+    -------
+    tuple of float
+        Side A's and side B's expected scores from wins within ``rounds``, and the
+        expected number of rounds played.
+
+    Examples
+    --------
+    On a small board with ``min_bid`` 0 the duel stalls at the start: it lasts the
+    whole limit; with a minimum bid the capitals run out and the game ends drawn.
+
+    >>> import dataclasses
+    >>> from citadel import Rules, solve_duel_game
+    >>> rules = Rules(n_players=2, radius=1, capital=10, bid_step=5)
+    >>> limited_outcome(solve_duel_game(rules), 200)
+    (0.0, 0.0, 200.0)
+    >>> a, b, length = limited_outcome(
+    ...     solve_duel_game(dataclasses.replace(rules, min_bid=5)), 200)
+    >>> length < 200
+    True
+    """
     from scipy import sparse
 
     from tabletop.validate import check_int
@@ -370,14 +405,20 @@ def won_within(sol, rounds: int) -> tuple[float, float]:
                         f"got {type(sol).__name__}")  # fmt: skip
     rounds = check_int("rounds", rounds, 0, 10**6)
     walk = _Walk(sol)
+    spend = _spend(walk)
     first = int(np.ravel_multi_index(walk.index(walk.start), walk.shape))
     at = {first: 0}  # flat state index -> row of the chain, in order of discovery
     todo = [first]
-    now_a, now_b, src, dst, weight = [], [], [], [], []
+    now_a, now_b, src, dst, weight, dead = [], [], [], [], [], []
     while todo:
         flat = todo.pop()
         here = at[flat]
         key = walk.key_of(np.unravel_index(flat, walk.shape))
+        capitals = key[-2:]
+        if all(float(spend[side][walk.space.legal(side, capitals[side])].max()) == 0.0
+               for side in (0, 1)):  # fmt: skip
+            dead.append(here)  # no side can write a positive amount: a draw at once
+            continue
         x, y, nxt, ends, score_a, score_b, _ = walk.support(key)
         p = np.outer(x, y)
         now_a.append((here, float((p * score_a).sum())))
@@ -401,7 +442,17 @@ def won_within(sol, rounds: int) -> tuple[float, float]:
     w_a, w_b = np.zeros(n), np.zeros(n)
     for _ in range(rounds):
         w_a, w_b = immediate_a + step @ w_a, immediate_b + step @ w_b
-    return float(w_a[0]), float(w_b[0])
+    # the chance of being at each state before round k + 1, summed over k < rounds
+    live = np.ones(n)
+    live[dead] = 0.0
+    at_k = np.zeros(n)
+    at_k[0] = 1.0
+    length = 0.0
+    step_t = step.T.tocsr()
+    for _ in range(rounds):
+        length += float(at_k @ live)
+        at_k = step_t @ at_k
+    return float(w_a[0]), float(w_b[0]), length
 
 
 def _spend(walk: _Walk):

@@ -141,18 +141,19 @@ def _states(space: DuelSpace):
 
 #: Seconds per state of the compiled solve (:func:`solve_duel_game`): a fixed part plus
 #: parts growing with the square and the cube of the distinct orders a side has at the
-#: starting capital (the stage games' size; their supports grow with it too). Fitted to
-#: the eight-direction solves at capital 100 timed by the extended Citadel report
-#: (71,407 states; 21 / 26 / 51 / 101 / 126 / 251 distinct orders at bid step
-#: 25 / 20 / 10 / 5 / 4 / 2 took 8.4 / 7.6 / 21.4 / 68.3 / 86.6 / 723.3 s): the fit is
-#: within 22% of each. The cube dominates from about 100 distinct orders on (bid step 2
-#: took 8.4 times bid step 4, for twice the orders). A rough figure: on busy cores a
-#: solve takes several times longer.
-SECONDS_PER_STATE = 9e-5
+#: starting capital (the stage games' size; their supports grow with it too). Fitted by
+#: least squares on the relative error to the processor times of the eight-direction
+#: solves at capital 100 of the extended Citadel report (71,407 states; 21 / 26 / 51 /
+#: 101 / 126 / 251 distinct orders at bid step 25 / 20 / 10 / 5 / 4 / 2 took 2.5 / 2.5 /
+#: 4.2 / 10.2 / 14.0 / 62.2 s): the fit is within 6% of each. Fitted without bid step 2,
+#: it puts bid step 2 18% low: beyond the orders timed the estimate may be off by more.
+#: The square term dominates up to about 570 distinct orders. Processor time: on busy cores
+#: the wall time is longer.
+SECONDS_PER_STATE = 3.0e-5
 #: See :data:`SECONDS_PER_STATE`: seconds per state and per squared distinct order.
-SECONDS_PER_STATE_ORDER = 3.7e-8
+SECONDS_PER_STATE_ORDER = 9.1e-9
 #: See :data:`SECONDS_PER_STATE`: seconds per state and per cubed distinct order.
-SECONDS_PER_STATE_ORDER3 = 4e-10
+SECONDS_PER_STATE_ORDER3 = 1.6e-11
 
 
 def _distinct_orders(rules: Rules, directions: str) -> int:
@@ -177,9 +178,9 @@ def solve_time(rules: Rules, directions: str = "axis") -> Estimate:
     Examples
     --------
     >>> est = solve_time(Rules(n_players=2))
-    >>> est.knobs, 30 < est.seconds < 120
+    >>> est.knobs, 5 < est.seconds < 20
     ({'radius': 3, 'capital': 100, 'bid_step': 1, 'directions': 'axis'}, True)
-    >>> 60 * 60 < solve_time(Rules(n_players=2), "all").seconds < 2 * 60 * 60
+    >>> 3 * 60 < solve_time(Rules(n_players=2), "all").seconds < 8 * 60
     True
     """
     levels = rules.capital // rules.bid_step + 1
@@ -217,7 +218,8 @@ def solve_duel_game(rules: Rules, directions: str = "axis", *, progress: bool | 
     progress : bool, optional
         Show a progress bar over the states (default: when stderr is a terminal). A
         solve estimated to take more than 30 s (:func:`solve_time`; the default rules
-        take about a minute, with ``"all"`` directions more than an hour) says so first, as a
+        take about ten seconds of processor time, with ``"all"`` directions about five
+        minutes) says so first, as a
         logged warning.
     allow_large : bool
         Solve even when :func:`solve_time`'s memory estimate exceeds the memory

@@ -118,7 +118,8 @@ class PlayerSheet:
 
         A departure is a choice worth less (by more than 1e-12, with perfect play
         afterwards) than the best one. Returns ``kept``, ``rolled``, the ``rule``'s and
-        the ``best`` keep, ``p_meet`` (the chance a turn played by the rule meets it)
+        the ``best`` keep, ``p_meet`` (the chance a turn, or for ``"zero"`` a Master
+        Panache attempt, played by the rule meets it)
         and ``loss``; None if the rule never departs.
         """
         rules = self.rules
@@ -161,8 +162,9 @@ class PlayerSheet:
         if d is not None:
             where = (f"kept {_label(d['kept'])}, rolled {_label(d['rolled'])}" if d["kept"]
                      else f"rolled {_label(d['rolled'])}")  # fmt: skip
+            unit = "turns" if goal == "ev" else "attempts"
             lines.append(
-                f"Its most common departure from perfect play ({d['p_meet']:.1%} of turns): "
+                f"Its most common departure from perfect play ({d['p_meet']:.1%} of {unit}): "
                 f"{where}, the rule keeps {d['rule']}, perfect play {d['best']}."
             )
         return lines

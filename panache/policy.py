@@ -98,10 +98,7 @@ class TurnPolicy:
                 f"kept[{e}] is {int(kept[e])}: each entry is the index of a multiset of dice, "
                 f"0 to {len(space.sizes) - 1} for {self.n_dice} dice"
             )
-        bad = out
-        if not bad.any():
-            k = space.counts[kept]
-            bad = (space.sizes[kept] < 1) | np.any(k > space.counts[entry_r], axis=1)
+        bad = (space.sizes[kept] < 1) | np.any(space.counts[kept] > space.counts[entry_r], axis=1)
         if bad.any():
             e = int(np.flatnonzero(bad)[0])
             raise ValueError(

@@ -59,6 +59,11 @@ logger = logging.getLogger(__name__)
 
 SEED = 0
 KINDS = ("pct", "pp", "num", "signed", "turn", "setting")
+
+#: An exact figure closer to 0 than this is printed as 0: the float residue of an exact
+#: solve (the Citadel duel's start, 0 by mirror symmetry, comes out at about 1e-17),
+#: far below every solver's own error (1e-10 of the payoff range at best).
+EXACT_ZERO = 1e-12
 COLUMNS = ("Game", "First-mover or seat edge", "Draws or stalls", "Typical length",
            "Strongest exploit or degenerate strategy", "Best fix found")  # fmt: skip
 _FIELD = re.compile(r"\{(1-)?(base|fix|diff)\.(\w+)(?::(\w+))?\}")
@@ -186,6 +191,12 @@ def format_figure(value: float, low: float, high: float, method: str, n,
     '100.00% [99.98%, 100.00%] (n = 20,000)'
     >>> format_figure(0.0, 0.0, 0.0, "exact", 1, "signed")
     '0 (exact)'
+    >>> format_figure(3.7e-18, 3.7e-18, 3.7e-18, "exact", 1, "signed")  # a solve's residue
+    '0 (exact)'
+    >>> format_figure(541 / 2000, 0.2515, 0.2904, "monte carlo", 2000, "pct")  # 27.05%
+    '27.1% [25.1%, 29.0%] (n = 2,000)'
+    >>> format_figure(519 / 2000, 0.2408, 0.2792, "monte carlo", 2000, "pct")  # 25.95%
+    '26.0% [24.1%, 27.9%] (n = 2,000)'
     >>> format_figure(10.0, 9.98, 10.02, "monte carlo", 500, "num")
     '10.00 [9.98, 10.02] (n = 500)'
     """
@@ -199,7 +210,7 @@ def format_figure(value: float, low: float, high: float, method: str, n,
         return "n/a"
     unit = " pp" if kind == "pp" else ""
     if method == "exact":
-        if value == 0:  # exactly 0 (often by symmetry): no sign, no decimals
+        if abs(value) < EXACT_ZERO:  # 0 (often by symmetry): no sign, no decimals
             return f"0{'%' if kind == 'pct' else ''}{unit} (exact)"
         return f"{_number(value, kind)}{unit} (exact)"
     size = sample_text(n)
@@ -215,7 +226,14 @@ def format_figure(value: float, low: float, high: float, method: str, n,
         decimals = 2 if max(abs(value), abs(low), abs(high)) < 1000 else 0
     else:
         decimals = None
-    return (f"{_number(value, kind, decimals)}{unit} [{_number(low, kind, decimals)}, "
+    shown = _number(value, kind, decimals)
+    if kind == "pct" and not isinstance(n, tuple) and n and decimals is not None:
+        count = value * n
+        if abs(count - round(count)) < 1e-9 * n:  # a share of n games: rounded exactly
+            from tabletop.stats import share_percent
+
+            shown = share_percent(round(count), int(n), decimals)
+    return (f"{shown}{unit} [{_number(low, kind, decimals)}, "
             f"{_number(high, kind, decimals)}] ({size})")  # fmt: skip
 
 

@@ -220,6 +220,28 @@ def handout(obj, plan: frozenset[int] | None = None, _seen: dict | None = None):
     return out
 
 
+#: Arguments that change how a call shows its work, never its answer: left out of the
+#: key, so that ``f(rules)`` and ``f(rules, progress=False)`` share one cached answer.
+UNKEYED = frozenset({"progress"})
+
+
+class _Call:
+    """A call's own arguments, carried to the cache beside its key but no part of it:
+    every ``_Call`` hashes and compares alike, so two calls with equal keys share one
+    entry."""
+
+    __slots__ = ("args", "kwargs")
+
+    def __init__(self, args: tuple, kwargs: dict):
+        self.args, self.kwargs = args, kwargs
+
+    def __hash__(self) -> int:
+        return 0
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, _Call)
+
+
 def memoize(maxsize: int | None = 128) -> Callable:
     """``functools.lru_cache`` that stores frozen answers and hands out safe ones.
 
@@ -230,32 +252,47 @@ def memoize(maxsize: int | None = 128) -> Callable:
     their pandas objects and containers. ``cache_info`` and ``cache_clear`` work as
     for ``lru_cache``.
 
+    The key is the call's arguments by name, its defaults filled in, so that a value
+    passed by position, by keyword or left to its default is one entry; the
+    arguments of :data:`UNKEYED` (``progress``) are left out of it.
+
     Examples
     --------
     >>> import numpy as np
     >>> @memoize(maxsize=4)
-    ... def squares(n):
+    ... def squares(n, progress=None):
     ...     return {"squares": np.arange(n) ** 2}
     >>> a = squares(4)
     >>> a["squares"].flags.writeable, a is squares(4), equal(a, squares(4))
     (False, False, True)
+    >>> _ = squares(n=4, progress=False)  # the same entry: one computed answer
+    >>> squares.cache_info().misses
+    1
     """
 
     def decorate(fn: Callable) -> Callable:
+        import inspect
+
+        signature = inspect.signature(fn)
+
         @functools.lru_cache(maxsize=maxsize)
-        def stored(*args, **kwargs):
-            answer = freeze(fn(*args, **kwargs))
+        def stored(key, call):
+            answer = freeze(fn(*call.args, **call.kwargs))
             return answer, _plan(answer)
 
         @functools.wraps(fn)
         def memoized(*args, **kwargs):
             try:
-                hash((args, tuple(kwargs.items())))
+                bound = signature.bind(*args, **kwargs)
+                bound.apply_defaults()
+                key = tuple((name, value) for name, value in bound.arguments.items()
+                            if name not in UNKEYED)  # fmt: skip
+                hash(key)
             except TypeError:  # no key: the function's own checks name the bad argument
                 answer = freeze(fn(*args, **kwargs))
                 plan = _plan(answer)
             else:
-                answer, plan = stored(*args, **kwargs)
+                answer, plan = stored(key, _Call(args, kwargs))
             return handout(answer, plan) if plan else answer
 
         memoized.cache_info = stored.cache_info

@@ -144,6 +144,32 @@ def proportion_ci(successes: int, n: int, level: float = 0.95) -> tuple[float, f
     return float(ci.low), float(ci.high)
 
 
+def share_percent(successes: int, n: int, digits: int = 1) -> str:
+    """The share ``successes / n`` as a percentage rounded exactly: "27.1%".
+
+    The ratio of the two integers is rounded with halves away from zero (541 / 2,000
+    prints 27.1%, 519 / 2,000 prints 26.0%, 487 / 2,000 prints 24.4%), where a float's
+    own ``f"{x:.1%}"`` rounds its binary value and so splits exact halves both ways
+    (27.05% up, 25.95% and 24.35% down).
+
+    Examples
+    --------
+    >>> [share_percent(k, 2000) for k in (541, 519, 487, 741)]
+    ['27.1%', '26.0%', '24.4%', '37.1%']
+    >>> share_percent(1, 3, digits=2)
+    '33.33%'
+    """
+    from decimal import ROUND_HALF_UP, Decimal
+
+    from tabletop.validate import check_int
+
+    n = check_int("n", n, 1)
+    successes = check_int("successes", successes, 0, n)
+    digits = check_int("digits", digits, 0, 12)
+    exact = Decimal(100 * successes) / Decimal(n)  # to 28 digits: never a false half
+    return f"{exact.quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP)}%"
+
+
 def chi_square_test(observed, expected_probs, min_expected: float = 5.0) -> float:
     """P-value of Pearson's chi-square test of ``observed`` counts against exact probabilities.
 

@@ -127,7 +127,8 @@ def test_variant_names_are_strings():
 
 @pytest.mark.parametrize("problems", ["x", 5, None, [("decks.csv", 1, "copies")]])
 def test_card_data_errors_are_lists_of_four_fields(problems):
-    with pytest.raises(TypeError, match=r"problems must be a list of \(file, row, field, message\)"):
+    with pytest.raises(TypeError,
+                       match=r"problems must be a list of \(file, row, field, message\)"):
         commander.CardDataError(problems)
 
 
@@ -159,5 +160,5 @@ def test_a_huge_card_is_refused_before_the_exact_solves(monkeypatch):
         raise AssertionError("the duel was solved before the games were sized")
 
     monkeypatch.setattr(panache.analyses, "solve_duel", no_solve)
-    with pytest.raises(MemoryError, match="panache.simulate_games"):
+    with pytest.raises(MemoryError, match=r"panache\.simulate_games"):
         panache.balance(panache.Rules(n_dice=2, start_points=4), n_games=10**15)

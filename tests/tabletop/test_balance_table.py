@@ -83,12 +83,13 @@ def test_format_figure(args, expected):
 
 @pytest.mark.parametrize("k", [0, 3, 20000])
 def test_a_unanimous_share_gets_the_wilson_interval(k):
-    from tabletop.stats import proportion_ci
+    from tabletop.stats import proportion_ci, share_percent
 
     n = 20000
     low, high = proportion_ci(k, n)
     text = format_figure(k / n, k / n, k / n, "monte carlo", n, "pct")
-    assert text == f"{100 * k / n:.2f}% [{100 * low:.2f}%, {100 * high:.2f}%] (n = 20,000)"
+    share = share_percent(k, n, 2)  # 3 / 20,000 is 0.015% exactly: 0.02%, halves up
+    assert text == f"{share} [{100 * low:.2f}%, {100 * high:.2f}%] (n = 20,000)"
     assert low < high
 
 
@@ -260,7 +261,8 @@ def test_a_row_whose_fixes_do_not_help_says_so(tmp_path):
     helped = game_row("citadel", tmp_path, source(True))["Best fix found"]
     stuck = game_row("citadel", tmp_path, source(False))["Best fix found"]
     assert helped.startswith("`min_bid = 1`: the solved 1 vs 1 game is drawn")
-    assert stuck.startswith("no knob tried reduces draws under optimal play: with `min_bid = 1`")
+    assert stuck.startswith("no minimum bid tried reduces draws under optimal play: with "
+                            "`min_bid = 1`")
     assert "100% (exact), against 50% (exact)" in stuck
 
 

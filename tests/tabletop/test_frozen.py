@@ -81,6 +81,37 @@ def test_memoize_hands_out_immutable_answers_as_they_are():
     assert len(calls) == 2
 
 
+def test_memoize_keys_a_call_by_its_arguments_not_by_how_they_are_written():
+    calls = []
+
+    @memoize(maxsize=4)
+    def table(n, scale=1.0, *, progress=None):
+        calls.append((n, scale, progress))
+        return np.arange(n) * scale
+
+    table(3)
+    table(n=3)
+    table(3, 1.0)
+    table(3, scale=1.0, progress=False)  # how the work is shown: not part of the key
+    assert len(calls) == 1 and table.cache_info().hits == 3
+    table(3, 2.0)
+    assert len(calls) == 2
+    with pytest.raises(TypeError):  # a call the signature refuses is the function's own error
+        table(3, bogus=1)
+
+
+def test_panache_tables_reuse_the_three_player_solve_of_the_same_rules():
+    import panache
+    from panache.game import three_tables
+    from panache.three import solve_three
+
+    rules = panache.Rules(start_points=4, n_players=3)
+    solve_three(rules)  # as a notebook calls it
+    before = solve_three.cache_info().misses
+    three_tables(rules, progress=False)  # as the simulator calls it
+    assert solve_three.cache_info().misses == before
+
+
 def test_equal_compares_by_value():
     assert equal(np.array([1.0, np.nan]), np.array([1.0, np.nan]))
     assert not equal(np.array([1, 2]), np.array([1.0, 2.0]))  # dtypes differ

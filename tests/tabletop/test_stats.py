@@ -7,6 +7,7 @@ from tabletop.stats import (
     estimate_mean,
     estimate_proportion,
     proportion_ci,
+    share_percent,
 )
 
 
@@ -92,3 +93,26 @@ def test_estimates_refuse_non_finite_samples_and_fractional_counts():
 def test_a_mean_that_overflows_is_an_error_not_inf(samples):
     with pytest.raises(ValueError, match="samples overflow"):
         estimate_mean(samples)
+
+
+def test_share_percent_rounds_the_exact_ratio_halves_up():
+    from fractions import Fraction
+
+    rng = np.random.default_rng(7)
+    for n in (*range(1, 60), 2000, 1999, 10**6):
+        for k in {0, n, *rng.integers(0, n + 1, 40).tolist()}:
+            for digits in (0, 1, 2):
+                scaled = Fraction(100 * k, n) * 10**digits  # the ratio in printed units
+                whole = int(scaled + Fraction(1, 2))  # halves up (the ratio is >= 0)
+                text = str(whole).rjust(digits + 1, "0")
+                want = f"{text[:-digits]}.{text[-digits:]}%" if digits else f"{text}%"
+                assert share_percent(k, n, digits) == want, (k, n, digits)
+    # the float format splits the exact halves of 2,000 games both ways; this one does not
+    assert [f"{k / 2000:.1%}" for k in (541, 519)] == ["27.1%", "25.9%"]
+    assert [share_percent(k, 2000) for k in (541, 519)] == ["27.1%", "26.0%"]
+
+
+@pytest.mark.parametrize("k, n", [(3, 2), (-1, 5), (1, 0), (1.5, 4)])
+def test_share_percent_refuses_counts_that_are_not_a_share(k, n):
+    with pytest.raises((ValueError, TypeError), match=r"successes|n "):
+        share_percent(k, n)
