@@ -113,6 +113,13 @@ class DuelSolution:
 
     __eq__ = same_fields
 
+    @property
+    def win_table(self) -> np.ndarray:
+        """:attr:`win` as the read-only array the kernels read: ``win_table[a, b]`` is
+        the mover's winning chance with ``a`` points against ``b``, from 0 (row and
+        column 0 are the finished game's and unused)."""
+        return self._win
+
     def _check_state(self, my_points: int, opponent_points: int) -> tuple[int, int]:
         top = self._win.shape[0] - 1
         a = check_int("my_points", my_points, 1, top)

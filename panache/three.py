@@ -95,7 +95,9 @@ from panache._three_kernels import (
     vector_turn,
 )
 from panache._three_switch import solve_mixed_class
+from panache.attack import chain_odds
 from panache.duel import duel_size, max_points, round_points, solve_duel
+from panache.master import mp_success
 from panache.policy import TurnPolicy
 from panache.rules import Rules
 from panache.turn import solve_turn, turn_tables
@@ -544,9 +546,10 @@ def solve_three(rules: Rules, play_rounds: int = PLAY_ROUNDS, *, allow_large: bo
     top = max_points(rules)
     duel = solve_duel(dataclasses.replace(rules, n_players=2), allow_large=allow_large,
                       progress=progress)  # its two-player endgames
-    shared = {k: duel._params[k] for k in ("tables", "n", "hit_given", "pi", "s", "q",
-                                           "counters", "max_stake")}  # fmt: skip
-    hit_given, s, q = shared["hit_given"], shared["s"], shared["q"]
+    duel_win = duel.win_table
+    s, q, hit_given = chain_odds(n)
+    shared = {"tables": t, "n": n, "hit_given": hit_given, "pi": mp_success(rules), "s": s,
+              "q": q, "counters": rules.counter_attacks, "max_stake": rules.stake_ceiling}
     final = t.state_sum[t.state_start[n] : t.state_start[n + 1]]
     levels, cycles = _cycles(top)
     table = np.zeros((top + 1, top + 1, top + 1, 3))
@@ -559,7 +562,7 @@ def solve_three(rules: Rules, play_rounds: int = PLAY_ROUNDS, *, allow_large: bo
     forced_index = np.full((top + 1, top + 1, top + 1), -1, dtype=np.int64)
     mix = np.full((top + 1, top + 1, top + 1), np.nan)  # chance of the plan below
     forced_rows: list[np.ndarray] = []
-    ctx = Context(duel._win, rules.mp_stake_factor, rules.mp_stake_cap or 0, n, t, final,
+    ctx = Context(duel_win, rules.mp_stake_factor, rules.mp_stake_cap or 0, n, t, final,
                   hit_given, s, q, shared["pi"], rules.counter_attacks)  # fmt: skip
     threads = numba.get_num_threads()
     pool = ThreadPoolExecutor(max_workers=threads)
@@ -575,7 +578,7 @@ def solve_three(rules: Rules, play_rounds: int = PLAY_ROUNDS, *, allow_large: bo
                         lo, hi, cycles, table, rules.mp_stake_factor, rules.mp_stake_cap or 0,
                         n, t.sums, t.state_start, t.state_sum, t.space.size_offset,
                         t.space.probability, t.opt_start, t.opt_size, t.opt_value, t.totals,
-                        final, hit_given, s, q, shared["pi"], rules.counter_attacks, duel._win,
+                        final, hit_given, s, q, shared["pi"], rules.counter_attacks, duel_win,
                         play_rounds, periods, spreads, own_regrets, missing,
                     )  # fmt: skip
                     todo = [ci for ci in range(lo, hi) if periods[ci] != 1 and missing[ci] == 0]
@@ -601,7 +604,7 @@ def solve_three(rules: Rules, play_rounds: int = PLAY_ROUNDS, *, allow_large: bo
         cycles, table, rules.mp_stake_factor, rules.mp_stake_cap or 0, n, t.sums,
         t.state_start, t.state_sum, t.space.size_offset, t.space.probability, t.opt_start,
         t.opt_size, t.opt_value, t.totals, final, hit_given, s, q, shared["pi"],
-        rules.counter_attacks, duel._win, forced_index, forced_values,
+        rules.counter_attacks, duel_win, forced_index, forced_values,
     )  # fmt: skip
     if no_equilibrium:
         raise ValueError(
@@ -627,7 +630,7 @@ def solve_three(rules: Rules, play_rounds: int = PLAY_ROUNDS, *, allow_large: bo
     start = _round_one(rules, t, table, duel, round1)
     for array in (table, forced_index, forced_values, mix):
         array.setflags(write=False)
-    params = {**shared, "final": final, "duel": duel._win, "round1": round1,
+    params = {**shared, "final": final, "duel": duel_win, "round1": round1,
               "forced_index": forced_index, "forced_values": forced_values,
               "mix": mix}  # fmt: skip
     return ThreeSolution(rules, win, start, classes, table, params)
@@ -653,7 +656,7 @@ def _round_one(rules, tables, table, duel, utilities) -> pd.Series:
     @functools.cache
     def after_last(p0, p1):  # seat 2 plays its first turn, seats 0 and 1 have played
         utility = [
-            [duel._win[p0, p1], 1 - duel._win[p0, p1], 0.0] if p2 <= 0
+            [duel.win_table[p0, p1], 1 - duel.win_table[p0, p1], 0.0] if p2 <= 0
             else table[p0, p1, p2]
             for p2 in points
         ]  # fmt: skip

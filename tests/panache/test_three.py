@@ -347,6 +347,7 @@ def test_batches_of_classes_solve_what_whole_levels_solve(monkeypatch):
 
 
 def test_the_solve_shows_its_bar_when_asked(capsys):
+    solve_three.cache_clear()  # a cached answer needs no work, so shows no bar
     solve_three(Rules(start_points=4, n_dice=2), progress=True)
     assert "panache three players" in capsys.readouterr().err
 
