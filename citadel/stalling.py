@@ -53,6 +53,7 @@ from citadel.rules import Rules
 from citadel.sides import SidesSolution, exit_scores, order_name, pawn_moves, side_weights
 from citadel.whole_game import DuelGameSolution
 from tabletop.frozen import same_fields
+from tabletop.validate import check_fields
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -109,6 +110,9 @@ class StallOdds:
     minimal_gain: float
 
     __eq__ = same_fields
+
+    def __post_init__(self):
+        check_fields(self)
 
 
 class _Walk:
