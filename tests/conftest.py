@@ -22,16 +22,3 @@ def one_thread():
     finally:
         numba.set_num_threads(saved)
 
-
-def pytest_collection_modifyitems(config, items):
-    """Run the longest tests first: the notebooks, then the other tests marked slow, then
-    the rest, each group in its collected order. The workers of ``-n auto`` then share
-    the long tests from the start and end together, instead of one running a notebook
-    alone at the end while the other waits."""
-
-    def rank(item) -> int:
-        if item.nodeid.startswith("tests/tabletop/test_notebooks.py::test_notebook_runs"):
-            return 0
-        return 1 if item.get_closest_marker("slow") else 2
-
-    items.sort(key=rank)  # a stable sort: the collected order within each group
