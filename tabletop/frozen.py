@@ -37,6 +37,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import functools
+import inspect
 import math
 import sys
 from collections.abc import Callable
@@ -225,6 +226,55 @@ def handout(obj, plan: frozenset[int] | None = None, _seen: dict | None = None):
 UNKEYED = frozenset({"progress"})
 
 
+def _check_unkeyed(name: str, value) -> None:
+    """Check an argument of :data:`UNKEYED` as the function itself would (a cached
+    answer must not let a bad one through)."""
+    if name == "progress":
+        from tabletop.budget import show_progress
+
+        show_progress(value)
+    else:  # pragma: no cover - every name of UNKEYED has its check above
+        raise AssertionError(f"no check for the unkeyed argument {name!r}")
+
+
+def _key_maker(signature: inspect.Signature) -> Callable:
+    """``key(args, kwargs)``: the call's arguments by name in the signature's order, its
+    defaults filled in, :data:`UNKEYED` left out, and the unkeyed arguments given;
+    ``TypeError`` when they do not fit the signature.
+
+    A signature of plain parameters (no ``*args``, ``**kwargs`` or positional-only
+    ones) is matched directly, several times faster than ``Signature.bind``; any
+    other goes through ``bind``.
+    """
+    params = list(signature.parameters.values())
+    plain = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+
+    def bound_key(args: tuple, kwargs: dict):
+        bound = signature.bind(*args, **kwargs)
+        bound.apply_defaults()
+        arguments = bound.arguments
+        key = tuple((n, v) for n, v in arguments.items() if n not in UNKEYED)
+        return key, {n: arguments[n] for n in UNKEYED if n in arguments}
+
+    if not all(p.kind in plain for p in params):
+        return bound_key
+    names = tuple(p.name for p in params)
+    positional = sum(p.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD for p in params)
+    defaults = {p.name: p.default for p in params if p.default is not p.empty}
+    kept = tuple(n for n in names if n not in UNKEYED)
+    unkeyed = tuple(n for n in names if n in UNKEYED)
+
+    def key(args: tuple, kwargs: dict):
+        if len(args) > positional or not kwargs.keys() <= set(names[len(args):]):
+            return bound_key(args, kwargs)  # raises bind's own TypeError
+        values = {**defaults, **dict(zip(names, args, strict=False)), **kwargs}  # args: a prefix
+        if len(values) < len(names):
+            return bound_key(args, kwargs)  # a required argument is missing
+        return tuple((n, values[n]) for n in kept), {n: values[n] for n in unkeyed}
+
+    return key
+
+
 class _Call:
     """A call's own arguments, carried to the cache beside its key but no part of it:
     every ``_Call`` hashes and compares alike, so two calls with equal keys share one
@@ -271,9 +321,7 @@ def memoize(maxsize: int | None = 128) -> Callable:
     """
 
     def decorate(fn: Callable) -> Callable:
-        import inspect
-
-        signature = inspect.signature(fn)
+        make_key = _key_maker(inspect.signature(fn))
 
         @functools.lru_cache(maxsize=maxsize)
         def stored(key, call):
@@ -283,19 +331,14 @@ def memoize(maxsize: int | None = 128) -> Callable:
         @functools.wraps(fn)
         def memoized(*args, **kwargs):
             try:
-                bound = signature.bind(*args, **kwargs)
-                bound.apply_defaults()
-                key = tuple((name, value) for name, value in bound.arguments.items()
-                            if name not in UNKEYED)  # fmt: skip
+                key, unkeyed = make_key(args, kwargs)
                 hash(key)
             except TypeError:  # no key: the function's own checks name the bad argument
                 answer = freeze(fn(*args, **kwargs))
                 plan = _plan(answer)
             else:
-                if "progress" in bound.arguments:  # left out of the key, checked all the same
-                    from tabletop.budget import show_progress
-
-                    show_progress(bound.arguments["progress"])
+                for name, value in unkeyed.items():  # left out of the key, checked all the same
+                    _check_unkeyed(name, value)
                 answer, plan = stored(key, _Call(args, kwargs))
             return handout(answer, plan) if plan else answer
 

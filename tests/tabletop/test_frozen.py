@@ -102,6 +102,45 @@ def test_memoize_keys_a_call_by_its_arguments_not_by_how_they_are_written():
         table(3, progress="yes")
 
 
+def _bound_key(signature, args, kwargs):
+    bound = signature.bind(*args, **kwargs)
+    bound.apply_defaults()
+    arguments = bound.arguments
+    return (tuple((n, v) for n, v in arguments.items() if n != "progress"),
+            {n: v for n, v in arguments.items() if n == "progress"})  # fmt: skip
+
+
+def _plain(a, b=2, *, c=3, progress=None): ...
+
+
+def _variadic(a, /, b=2, *more, progress=None, **rest): ...
+
+
+CALLS = [((1,), {}), ((1, 5), {}), ((1,), {"b": 5}), ((), {"a": 1, "c": 4, "progress": False}),
+         ((1, 2, 3), {}), ((1,), {"a": 1}), ((), {}), ((1,), {"d": 1}), ((), {"b": 1}),
+         ((1, 2), {"c": 1, "progress": True}), ((1,), {"progress": "yes"})]  # fmt: skip
+
+
+@pytest.mark.parametrize("function", [_plain, _variadic])
+def test_memoize_keys_match_signature_bind(function):
+    """The key maker's fast path (plain parameters) gives ``Signature.bind``'s key, and
+    its ``TypeError`` where ``bind`` refuses the call."""
+    import inspect
+
+    from tabletop.frozen import _key_maker
+
+    signature = inspect.signature(function)
+    make_key = _key_maker(signature)
+    for args, kwargs in CALLS:
+        try:
+            expected = _bound_key(signature, args, kwargs)
+        except TypeError as exc:
+            with pytest.raises(TypeError, match=str(exc)):
+                make_key(args, kwargs)
+        else:
+            assert make_key(args, kwargs) == expected, (args, kwargs)
+
+
 def test_panache_tables_reuse_the_three_player_solve_of_the_same_rules():
     import panache
     from panache.game import three_tables
