@@ -72,7 +72,6 @@ import contextvars
 import functools
 import io
 import math
-import os
 import zipfile
 import zlib
 from dataclasses import dataclass, replace
@@ -87,6 +86,7 @@ from samarra.rules import BLACK, DEATH, MERCHANT, SIDES, Rules
 from tabletop.budget import Chunks, Estimate, check_memory, progress_bar, show_progress
 from tabletop.files import (
     atomic_write_bytes,
+    cache_root,
     computing_once,
     remove_stale_temporaries,
     warn_if_unwritable,
@@ -739,9 +739,7 @@ def _build(rules: Rules, geo: Geometry) -> np.ndarray:
 
 def cache_dir() -> Path:
     """``$TABLETOP_CACHE_DIR/samarra`` if set, else ``~/.cache/tabletop/samarra``."""
-    root = os.environ.get("TABLETOP_CACHE_DIR")
-    base = Path(root) if root else Path.home() / ".cache" / "tabletop"
-    return base / "samarra"
+    return cache_root("samarra")
 
 
 def cache_path(rules: Rules, directory=None) -> Path:

@@ -551,11 +551,9 @@ CACHE_VERSION = 1
 
 def card_cache_dir():
     """``$TABLETOP_CACHE_DIR/cards`` if set, else ``~/.cache/tabletop/cards``."""
-    import os
-    from pathlib import Path
+    from tabletop.files import cache_root
 
-    root = os.environ.get("TABLETOP_CACHE_DIR")
-    return (Path(root) if root else Path.home() / ".cache" / "tabletop") / "cards"
+    return cache_root("cards")
 
 
 def _source_digest(game: str) -> str:

@@ -71,6 +71,19 @@ class FileInPathError(NotADirectoryError, ValueError):
     the ``OSError`` the operating system would raise."""
 
 
+def cache_root(kind: str) -> Path:
+    """The folder of one kind of disk cache: ``$TABLETOP_CACHE_DIR/<kind>`` if that
+    variable is set, else ``~/.cache/tabletop/<kind>``.
+
+    Examples
+    --------
+    >>> cache_root("cards").name
+    'cards'
+    """
+    root = os.environ.get("TABLETOP_CACHE_DIR")
+    return (Path(root) if root else Path.home() / ".cache" / "tabletop") / kind
+
+
 def read_user_text(path: str | os.PathLike) -> str:
     """The text (UTF-8) of a file the user names. A missing file or a folder is a bad
     ``path``: :class:`FileMissingError` or :class:`FolderGivenError`, each a

@@ -312,6 +312,14 @@ EXEMPT = {
     "tabletop.validate:_FIELD_CHECKS":
         "each result class's field checks, a list of predicates built from the class's "
         "annotations: no result is read from it (its own test: test_result_classes.py)",
+    "tabletop.jit:_module_file":
+        "a module name's source file, a Path (immutable): the kernels' cache stamp",
+    "tabletop.jit:_direct_imports":
+        "a source file's project imports, a tuple of Paths (immutable)",
+    "tabletop.jit:_file_digest":
+        "a source file's SHA-256, bytes (immutable)",
+    "tabletop.jit:imports_digest":
+        "a kernel module's stamp, a str (immutable; its own test: test_jit_cache.py)",
     "tabletop.notebooks:Timings.__init__":
         "the notebook runner's last run times, read into a fresh dict per run to order the "
         "notebooks; no result is read from it (its own test: test_notebooks.py)",
