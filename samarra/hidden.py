@@ -468,8 +468,12 @@ def _hidden_size(rules: Rules, horizon: int) -> tuple[Estimate, float]:
 def _in_thread(work, *args):
     """``work(*args)`` in a worker thread, the caller waiting in steps of 0.1 s: HiGHS
     holds no lock while it runs, so Ctrl-C reaches the caller at once (the worker ends
-    on its own, its result dropped)."""
+    on its own, its result dropped). As after any Ctrl-C the library holds back
+    (:func:`tabletop.budget.interruptible`), the process's last garbage collection then
+    skips the objects numba made (:func:`tabletop._entry.freeze_at_exit`)."""
     import threading
+
+    from tabletop._entry import freeze_at_exit
 
     out: list = []
 
@@ -481,8 +485,12 @@ def _in_thread(work, *args):
 
     worker = threading.Thread(target=run, name="samarra-hidden-lp", daemon=True)
     worker.start()
-    while worker.is_alive():
-        worker.join(0.1)
+    try:
+        while worker.is_alive():
+            worker.join(0.1)
+    except KeyboardInterrupt:
+        freeze_at_exit()
+        raise
     ok, value = out[0]
     if not ok:
         raise value
