@@ -41,7 +41,7 @@ KNOWN_TERMS = (
     "Shapley's value iteration", "matrix game", "characteristic function",
     "turn plans", "turn", "round", "shared corner",
     "diplomats", "attachments", "lair", "pillage", "conquest bonus", "independents",
-    "seven seas", "fixed point",
+    "seven seas", "fixed point", "stalled for good", "capital runs out",
 )  # fmt: skip
 
 
