@@ -26,7 +26,7 @@ $(REPORT_STAMP): pyproject.toml
 # the tests run on every core (pytest-xdist); each test is independent of the others
 test: $(STAMP)
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest -n auto --dist worksteal
+	$(BIN)/python -m pytest -n auto --dist worksteal --durations=25
 
 # every headline of the seed-rule reports that fits in about 15 minutes on 2 cores; the
 # index's balance cards are computed beside the notebooks (one at a time), then read back

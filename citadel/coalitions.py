@@ -37,6 +37,7 @@ from citadel.sides import (  # the sides games, importable from here as before
 )
 from tabletop.cooperative import LeastCore, least_core, shapley_value
 from tabletop.frozen import same_fields
+from tabletop.validate import check_fields
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -177,6 +178,9 @@ class AllianceAnalysis:
     least_core: LeastCore
 
     __eq__ = same_fields
+
+    def __post_init__(self):
+        check_fields(self)
 
 
 def alliance_analysis(rules: Rules, use_symmetry: bool = True,

@@ -24,6 +24,7 @@ import numpy as np
 from citadel.resolve import Resolution, check_orders, resolve_reference
 from citadel.rules import Rules
 from tabletop.seeding import as_generator
+from tabletop.validate import check_fields
 
 
 @dataclass(frozen=True)
@@ -234,6 +235,9 @@ class GameRecord:
     rounds: int
     final: GameState
     orders: tuple[tuple[tuple[int, int], ...], ...]
+
+    def __post_init__(self):
+        check_fields(self, rounds=(0, None))
 
 
 def play_game(rules: Rules, agents: Sequence[Agent], seed=None) -> GameRecord:

@@ -30,6 +30,7 @@ import numpy as np
 
 from citadel._kernels import first_bad_order, resolve_many_kernel
 from citadel.rules import DIRECTIONS, STEPS, Rules, direction_index
+from tabletop.validate import check_fields
 
 
 @dataclass(frozen=True)
@@ -56,6 +57,9 @@ class Resolution:
     step: tuple[int, int]
     pays: tuple[int, ...]
     fee: tuple[int, ...]
+
+    def __post_init__(self):
+        check_fields(self)
 
 
 def check_orders(orders, rules: Rules, capitals=None) -> tuple[np.ndarray, np.ndarray]:

@@ -55,7 +55,7 @@ from citadel.rules import DIRECTIONS, Rules
 from citadel.stage import solve_with_loop, stationary_value
 from tabletop.budget import Estimate, check_memory, progress_bar, show_progress
 from tabletop.frozen import same_fields
-from tabletop.validate import check_instance
+from tabletop.validate import check_fields, check_instance
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -336,6 +336,9 @@ class SidesSolution:
     objective: str = "difference"
 
     __eq__ = same_fields
+
+    def __post_init__(self):
+        check_fields(self, objective=tuple(OBJECTIVES))
 
     @property
     def rules(self) -> Rules:
@@ -641,6 +644,9 @@ class SidesCheck:
     score_a: float
     score_b: float
     p_draw: float
+
+    def __post_init__(self):
+        check_fields(self, exploitability=(0.0, None), p_draw=(0.0, None))
 
 
 def check_sides(sol: SidesSolution) -> SidesCheck:

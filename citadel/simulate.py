@@ -38,6 +38,7 @@ from tabletop.budget import (
 from tabletop.frozen import same_fields
 from tabletop.seeding import check_count, chunk_seeds
 from tabletop.stats import chi_square_test, estimate_mean
+from tabletop.validate import check_fields
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -96,6 +97,9 @@ class GameSamples:
     agents: tuple[str, ...]
 
     __eq__ = same_fields
+
+    def __post_init__(self):
+        check_fields(self)
 
     @property
     def draws(self) -> np.ndarray:

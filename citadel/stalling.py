@@ -53,6 +53,7 @@ from citadel.rules import Rules
 from citadel.sides import SidesSolution, exit_scores, order_name, pawn_moves, side_weights
 from citadel.whole_game import DuelGameSolution
 from tabletop.frozen import same_fields
+from tabletop.validate import check_fields
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -109,6 +110,9 @@ class StallOdds:
     minimal_gain: float
 
     __eq__ = same_fields
+
+    def __post_init__(self):
+        check_fields(self)
 
 
 class _Walk:
@@ -318,6 +322,54 @@ def stall_odds(sol) -> StallOdds:
         minimal_equilibrium=bool(best <= NO_GAIN),
         minimal_gain=float(max(best, 0.0)),
     )
+
+
+def exhausted_draw(sol) -> float:
+    """The chance that the game, both sides playing the solution from the start, ends
+    drawn because no side can write a positive amount any more (capital run out).
+
+    :func:`stall_odds`'s ``draw`` counts such a state as stalled for good (no order
+    changes it); the rules end the game there as a draw at once. ``draw`` minus this
+    chance is the chance that the game stalls for good while a side could still bid.
+    The chance follows by the recursion of the module docstring, a state where no side
+    can bid scoring 1.
+
+    Examples
+    --------
+    On a small board with ``min_bid`` 0 the duel stalls at the start, with capital
+    left; with a minimum bid every draw comes from capital running out.
+
+    >>> import dataclasses
+    >>> from citadel import Rules, solve_duel_game
+    >>> rules = Rules(n_players=2, radius=1, capital=10, bid_step=5)
+    >>> exhausted_draw(solve_duel_game(rules))
+    0.0
+    >>> sol = solve_duel_game(dataclasses.replace(rules, min_bid=5))
+    >>> bool(abs(exhausted_draw(sol) - stall_odds(sol).draw) < 1e-9)
+    True
+    """
+    if not isinstance(sol, (DuelGameSolution, SidesSolution)):
+        raise TypeError(f"sol must be a DuelGameSolution or a SidesSolution, "
+                        f"got {type(sol).__name__}")  # fmt: skip
+    walk = _Walk(sol)
+    spend = _spend(walk)
+    p_dead = np.zeros(walk.shape)
+    for key in walk.states():
+        here = walk.index(key)
+        capitals = key[-2:]
+        if all(float(spend[side][walk.space.legal(side, capitals[side])].max()) == 0.0
+               for side in (0, 1)):  # fmt: skip
+            p_dead[here] = 1.0  # no side can write a positive amount: a draw at once
+            continue
+        x, y, nxt, ends, _, _, loop = walk.support(key)
+        p = np.outer(x, y)
+        stay = float(p[loop].sum())
+        if stay >= STALLED:
+            continue  # stalled for good with capital left
+        go = ~loop & ~ends & (p > 0)
+        if go.any():
+            p_dead[here] = float(p[go] @ p_dead[tuple(k[go] for k in nxt)]) / (1 - stay)
+    return float(p_dead[walk.index(walk.start)])
 
 
 def won_within(sol, rounds: int) -> tuple[float, float]:

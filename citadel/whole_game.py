@@ -47,7 +47,7 @@ from citadel.stage import (
 )
 from tabletop.budget import Estimate, check_memory, duration, progress_bar, show_progress
 from tabletop.frozen import same_fields
-from tabletop.validate import check_choice, check_instance
+from tabletop.validate import check_choice, check_fields, check_instance
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -94,6 +94,9 @@ class DuelGameSolution:
     bracket: np.ndarray
 
     __eq__ = same_fields
+
+    def __post_init__(self):
+        check_fields(self)
 
     @property
     def rules(self) -> Rules:
@@ -385,6 +388,9 @@ class DuelCheck:
     p_s: float
     p_draw: float
     bracket: float
+
+    def __post_init__(self):
+        check_fields(self, exploitability=(0.0, None), p_draw=(0.0, None))
 
 
 def check_solution(sol: DuelGameSolution, directions: str = "all", *,

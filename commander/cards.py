@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 from commander.rules import Rules
 from tabletop.files import read_user_text
 from tabletop.frozen import same_fields
-from tabletop.validate import check_instance, check_path
+from tabletop.validate import check_fields, check_instance, check_path
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -162,6 +162,9 @@ class CardSet:
     source: str
 
     __eq__ = same_fields
+
+    def __post_init__(self):
+        check_fields(self)
 
     def of_type(self, *types: str) -> pd.DataFrame:
         """The cards of the given types."""

@@ -32,7 +32,7 @@ import numpy as np
 
 from commander.rules import Rules
 from tabletop.frozen import same_fields
-from tabletop.validate import check_bool, check_int
+from tabletop.validate import check_bool, check_fields, check_int
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -76,6 +76,10 @@ class BattleResult:
     difference: int
     capturable: tuple[int, ...]
     bankruptcy: int
+
+    def __post_init__(self):
+        check_fields(self, winner=("attacker", "defender"), difference=(0, None),
+                     bankruptcy=(0, None))
 
 
 def battle(
@@ -307,6 +311,9 @@ class BattleOdds:
     margin: pd.Series
 
     __eq__ = same_fields
+
+    def __post_init__(self):
+        check_fields(self)
 
 
 def battle_odds(

@@ -16,10 +16,13 @@ from typing import TYPE_CHECKING
 
 from commander.cards import ADVENTURE_TYPES, CardSet, Deck
 from commander.rules import Rules
-from tabletop.validate import check_instance
+from tabletop.validate import check_fields, check_instance
 
 if TYPE_CHECKING:
     import pandas as pd
+
+#: The keys of the construction rules (:attr:`Violation.rule`).
+_RULE_KEYS = ("one_lair", "min_crew", "crew_majority", "min_territories", "min_adventure")
 
 
 @dataclass(frozen=True)
@@ -45,6 +48,9 @@ class Violation:
 
     rule: str
     message: str
+
+    def __post_init__(self):
+        check_fields(self, rule=_RULE_KEYS)
 
 
 def deck_summary(deck: Deck, cards: CardSet) -> pd.Series:

@@ -42,7 +42,7 @@ from tabletop.budget import (
     show_progress,
 )
 from tabletop.frozen import same_fields
-from tabletop.validate import check_int
+from tabletop.validate import check_fields, check_int
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -102,6 +102,9 @@ class RaceResult:
     by_turn: pd.DataFrame
 
     __eq__ = same_fields
+
+    def __post_init__(self):
+        check_fields(self)
 
 
 #: Cells of the ``(turn, gold, stock)`` table :func:`race_table` goes through per second

@@ -36,7 +36,7 @@ import numpy as np
 
 from panache.rules import N_FACES, Rules
 from tabletop.frozen import memoize, same_fields
-from tabletop.validate import check_int
+from tabletop.validate import check_fields, check_int
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -175,6 +175,9 @@ class ExchangeResult:
     counters: tuple[bool, bool]
 
     __eq__ = same_fields
+
+    def __post_init__(self):
+        check_fields(self, level=(1, N_FACES))
 
     def p_more_attempts_than(self, k: int) -> float:
         """Probability that the exchange has more than ``k`` attempts."""

@@ -43,6 +43,7 @@ from tabletop.budget import Chunks, Estimate, check_memory, progress_bar, show_p
 from tabletop.frozen import memoize, same_fields
 from tabletop.seeding import check_count, chunk_seeds
 from tabletop.stats import proportion_ci
+from tabletop.validate import check_fields
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -93,6 +94,9 @@ class GameResults:
     agents: tuple
 
     __eq__ = same_fields
+
+    def __post_init__(self):
+        check_fields(self)
 
     def win_rates(self, level: float = 0.95) -> pd.DataFrame:
         """Win rate of each seat with its Wilson confidence interval."""

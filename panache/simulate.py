@@ -34,6 +34,7 @@ from panache.turn import solve_turn
 from tabletop.budget import Chunks, Estimate, check_memory, progress_bar, show_progress
 from tabletop.frozen import same_fields
 from tabletop.seeding import check_count, chunk_seeds
+from tabletop.validate import check_fields
 
 DEFAULT_CHUNK = 1 << 14
 
@@ -240,6 +241,9 @@ class ExchangeSamples:
     attempts: np.ndarray
 
     __eq__ = same_fields
+
+    def __post_init__(self):
+        check_fields(self)
 
 
 def simulate_exchanges(

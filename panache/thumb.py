@@ -46,7 +46,7 @@ from panache.policy import TurnPolicy, policy_layout
 from panache.rules import N_FACES, Rules
 from panache.turn import solve_turn, utility_vector
 from tabletop.frozen import memoize, same_fields
-from tabletop.validate import check_int
+from tabletop.validate import check_fields, check_int
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -419,6 +419,9 @@ class RuleSearch:
     best: tuple
     table: pd.DataFrame
     evaluated: int
+
+    def __post_init__(self):
+        check_fields(self, evaluated=(0, None))
 
     def shortest_within(self, margin: float) -> DecisionList:
         """The shortest list whose cost is at most ``margin`` (else the best found)."""

@@ -33,6 +33,7 @@ from panache.dice import DiceSpace, dice_space
 from panache.policy import TurnPolicy, policy_layout, tabulate_policy
 from panache.rules import Rules
 from tabletop.frozen import memoize, same_fields
+from tabletop.validate import check_fields
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -249,6 +250,9 @@ class TurnDistribution:
 
     __eq__ = same_fields
 
+    def __post_init__(self):
+        check_fields(self)
+
     def expect(self, rules: Rules, utility) -> float:
         """Expected utility (see :func:`utility_vector`) of the total."""
         return float(self.distribution.to_numpy() @ utility_vector(rules, utility))
@@ -294,6 +298,9 @@ class TurnSolution:
     utility: pd.Series
 
     __eq__ = same_fields
+
+    def __post_init__(self):
+        check_fields(self)
 
 
 def _distribution(rules: Rules, reach: np.ndarray) -> pd.Series:

@@ -35,7 +35,7 @@ from samarra.engine import Action, legal_actions, next_position, tie_break, trus
 from samarra.position import Position
 from samarra.rules import DEATH, MERCHANT, SERVANT
 from samarra.solve import Table
-from tabletop.validate import check_instance, check_int
+from tabletop.validate import check_fields, check_instance, check_int
 
 
 @dataclass(frozen=True)
@@ -78,6 +78,9 @@ class View:
     enemy_dead: int
     enemy_used: tuple[bool, bool]
     position: Position  # for determinizations only; agents use the fields above
+
+    def __post_init__(self):
+        check_fields(self, side=(0, 1), enemy_dead=(0, 3))
 
     @classmethod
     def of(cls, position: Position, side: int) -> View:

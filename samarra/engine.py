@@ -38,7 +38,7 @@ from typing import NamedTuple
 
 from samarra.position import PASS_LIMIT, Position, figure_name
 from samarra.rules import BLACK, DEATH, MERCHANT, SERVANT, SIDES, WHITE, Rules
-from tabletop.validate import check_instance, check_int
+from tabletop.validate import check_fields, check_instance, check_int
 
 KINDS = ("move", "merchant", "death", "pass")
 
@@ -435,6 +435,9 @@ class GameResult:
     reason: str
     n_actions: int
     final: Position
+
+    def __post_init__(self):
+        check_fields(self, winner=(BLACK, WHITE), n_actions=(0, None))
 
 
 class Game:

@@ -49,7 +49,7 @@ from samarra.information import action_code, public_token
 from samarra.position import Position, start_position
 from samarra.rules import SERVANT, SIDES
 from tabletop.seeding import as_generator, check_count
-from tabletop.validate import check_instance
+from tabletop.validate import check_fields, check_instance
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -305,6 +305,9 @@ class AgentExploitability:
     white: float
     exploitability: float
     self_play: float
+
+    def __post_init__(self):
+        check_fields(self, exploitability=(0.0, None))
 
 
 def agent_exploitability(solution: HiddenSolution, agent, seed=None,

@@ -92,7 +92,7 @@ from tabletop.files import (
     warn_if_unwritable,
 )
 from tabletop.frozen import freeze, same_fields
-from tabletop.validate import check_path
+from tabletop.validate import check_fields, check_path
 
 FORMAT_VERSION = 3  # 2: the undo tags' compact numbering; 3: mirror images folded
 OUTCOMES = ("loss", "draw", "win")
@@ -391,6 +391,9 @@ class Value:
     outcome: str
     distance: int
     tie_break: str | None
+
+    def __post_init__(self):
+        check_fields(self, outcome=OUTCOMES, distance=(0, None), tie_break=SIDES)
 
     @property
     def score(self) -> int:

@@ -362,9 +362,28 @@ def game_row(game: str, folder: str | os.PathLike, source: CardSource | None = N
     for column, cell in zip(COLUMNS[1:], cells, strict=True):
         needs_fix = "{knobs}" in cell.text or _NEEDS_FIX.search(cell.text)
         text = "none tried" if fix is None and needs_fix else fill(cell.text, base, fix, knobs)
+        if column == COLUMNS[-1] and fix is not None and cell is not spec.no_fix:
+            text += _tried(spec.fixes)
         row[column] = _with_links(cell, text, folder)
     row["note"] = fill(spec.note, base, fix, knobs) if spec.note else ""
     return row
+
+
+def _tried(fixes) -> str:
+    """What the fix cell was chosen from: " (the only setting tried)", or the settings.
+
+    Examples
+    --------
+    >>> _tried(({"horizon": 10},))
+    ' (the only setting tried)'
+    >>> _tried(({"min_bid": 1}, {"min_bid": 10}))
+    ' (the better of 2 settings tried: `min_bid = 1`; `min_bid = 10`)'
+    """
+    if len(fixes) == 1:
+        return " (the only setting tried)"
+    best = "better" if len(fixes) == 2 else "best"
+    return (f" (the {best} of {len(fixes)} settings tried: "
+            f"{'; '.join(knobs_text(k) for k in fixes)})")  # fmt: skip
 
 
 def _indexed_games(games=None) -> list[str]:

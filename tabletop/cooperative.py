@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from tabletop.frozen import same_fields
+from tabletop.validate import check_fields
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -137,6 +138,9 @@ class LeastCore:
     excess: pd.Series
 
     __eq__ = same_fields
+
+    def __post_init__(self):
+        check_fields(self)
 
     @property
     def core_is_empty(self) -> bool:

@@ -292,6 +292,10 @@ def memoize(maxsize: int | None = 128) -> Callable:
                 answer = freeze(fn(*args, **kwargs))
                 plan = _plan(answer)
             else:
+                if "progress" in bound.arguments:  # left out of the key, checked all the same
+                    from tabletop.budget import show_progress
+
+                    show_progress(bound.arguments["progress"])
                 answer, plan = stored(key, _Call(args, kwargs))
             return handout(answer, plan) if plan else answer
 

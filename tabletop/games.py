@@ -401,7 +401,8 @@ GAMES: dict[str, Game] = {
                           "the first mover with perfect information{§The setup game}; in "
                           "self-play of "
                           "determinising agents P(first mover wins) - P(second wins) = "
-                          "{base.selfplay_first_mover_edge:signed}",
+                          "{base.selfplay_first_mover_edge:signed}, a property of these "
+                          "agents, not of the game (see the note)",
                           "samarra", "Hidden information: agents and a tournament"),
                 draws=Cell("{base.setup_pairs_drawn:pct} of setup pairs are draws with "
                            "perfect information{§The setup game}; {base.selfplay_draws:pct} of "
@@ -426,7 +427,10 @@ GAMES: dict[str, Game] = {
                 objective="horizon_pairs_drawn",
                 note="Self-play is hidden-information play of two determinising agents "
                      "on random setups: the report's own games (the same balance card, "
-                     "simulation and seed); the perfect-information figures are exact.",
+                     "simulation and seed); the perfect-information figures are exact. "
+                     "The self-play figures describe these agents, not the game: the "
+                     "hidden-information game of 3 x 5 is not solved (the report's "
+                     "section *Hidden information: agents and a tournament*).",
             ),
         ),
         Game(

@@ -57,11 +57,11 @@ BALANCE_INTRO = (
     "the report's: where it has its own, the report sections the § links lead to hold "
     "other runs of the same rules, so their figures differ within their intervals. The "
     "card's intervals are the mean ± 1.96 standard errors (Wilson's interval where every "
-    "game agreed, at 0% or 100%) where a report gives a share's Wilson interval (the two "
-    "differ in the last digit at most). The fix is the knob "
-    "setting, among those tried, that brings the exploit down most (the mildest one when "
-    "several do), compared with the seed rules as `python -m <game> compare` does; when "
-    "none brings it down, the cell says so."
+    "game agreed, at 0% or 100%), whereas a report gives a share's Wilson interval (the "
+    "two differ in the last digit at most). The fix is the knob "
+    "setting, among those tried (the cell lists them), that brings the exploit down most "
+    "(the mildest one when several do), compared with the seed rules as "
+    "`python -m <game> compare` does; when none brings it down, the cell says so."
 )
 GLOSSARY_INTRO = "The technical terms of the reports, in plain words."
 

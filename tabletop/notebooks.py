@@ -173,12 +173,13 @@ def run_notebook(path, size: str = "small", report_directory=None, timeout: int 
 
 
 class Timings:
-    """How long each notebook took last time, kept beside its reports
-    (``notebook-seconds.json``), so that a run starts the longest ones first and the
-    notebooks running side by side finish close together. A file that cannot be read
-    as a table of numbers is ignored (then the unknown notebooks go first)."""
+    """How long each notebook took last time on this machine, kept beside its reports in
+    a hidden file (``.notebook-seconds.json``, not part of the reports and not committed),
+    so that a run starts the longest ones first and the notebooks running side by side
+    finish close together. A file that cannot be read as a table of numbers is ignored
+    (then the unknown notebooks go first)."""
 
-    NAME = "notebook-seconds.json"
+    NAME = ".notebook-seconds.json"
 
     def __init__(self, folder: Path):
         self.path = Path(folder) / self.NAME

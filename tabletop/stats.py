@@ -13,6 +13,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from tabletop.validate import check_fields
+
 
 @dataclass(frozen=True)
 class MonteCarloEstimate:
@@ -39,6 +41,9 @@ class MonteCarloEstimate:
     mean: float
     stderr: float
     n: int
+
+    def __post_init__(self):
+        check_fields(self, n=(0, None))
 
     def ci(self, level: float = 0.95) -> tuple[float, float]:
         """Normal-approximation confidence interval at ``level``."""

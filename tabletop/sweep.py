@@ -95,6 +95,7 @@ from tabletop.budget import quiet_resource_tracker, stop_pool
 from tabletop.files import atomic_write_text, remove_stale_temporaries, warn_if_unwritable
 from tabletop.frozen import same_fields
 from tabletop.seeding import as_seed_sequence, check_count
+from tabletop.validate import check_fields
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -151,6 +152,9 @@ class SweepResult:
     fixed: dict = field(default_factory=dict)
 
     __eq__ = same_fields
+
+    def __post_init__(self):
+        check_fields(self, n_tasks=(0, None), n_cached=(0, None))
 
     @property
     def ok(self) -> bool:

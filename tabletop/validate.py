@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import numbers
+from collections.abc import Mapping
 
 import numpy as np
 
@@ -361,3 +362,343 @@ class CheckedRules:
     def check(cls, value, name: str = "rules", *, default: bool = True):
         """``value`` if it is one of these rules; None gives the defaults when ``default``."""
         return check_rules(name, value, cls, default=default)
+
+
+# --- result classes: every field checked against its annotation ----------------------
+
+
+#: The kinds of int and of real number met most, tested first (an ABC test is slower).
+_INTS = frozenset({int, np.int64, np.int32, np.intp})
+_REALS = frozenset({float, int, np.float64, np.int64, np.float32, np.int32})
+_BOOLS = (bool, np.bool_)
+
+
+def _is_int(v) -> bool:
+    return isinstance(v, numbers.Integral) and not isinstance(v, _BOOLS)
+
+
+def _is_real(v) -> bool:  # NaN and infinities too: a field's limit refuses them
+    return isinstance(v, numbers.Real) and not isinstance(v, _BOOLS)
+
+
+def _refuse(name: str, value, what: str):
+    raise TypeError(f"{name} must be {what}, got {_show(value)} ({_kind(value)})")
+
+
+class _Kind:
+    """What one annotation accepts.
+
+    Parameters
+    ----------
+    accepts : callable
+        ``accepts(value)`` is True for a value the annotation allows.
+    what : str
+        The words of a message: what is allowed (``"an int"``).
+    explain : callable, optional
+        ``explain(name, value)`` raises the error naming the part of ``value`` at
+        fault (``View.tents[0]``); by default a ``TypeError`` on ``value`` as a whole.
+    types : iterable of type, optional
+        Types whose every value is allowed: a value of one of them is accepted by a set
+        lookup, without calling ``accepts`` (a call costs more than the test itself).
+    """
+
+    __slots__ = ("accepts", "explain", "types", "what")
+
+    def __init__(self, accepts, what: str, explain=None, types=()):
+        self.accepts, self.what, self.types = accepts, what, frozenset(types)
+        self.explain = explain or (lambda name, value: _refuse(name, value, what))
+
+
+def _split(text: str, sep: str) -> list[str]:
+    """``text`` cut at each ``sep`` outside brackets, the parts stripped."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        depth += (ch == "[") - (ch == "]")
+        if ch == sep and depth == 0:
+            parts.append(text[start:i].strip())
+            start = i + 1
+    return [*parts, text[start:].strip()]
+
+
+def _anything(v) -> bool:
+    return True
+
+
+def _calls(test, v) -> bool:
+    """``test(v)``: with ``map``, each place's test on the item in that place."""
+    return test(v)
+
+
+def _is_none(v) -> bool:
+    return v is None
+
+
+def _accepts_bool(v) -> bool:
+    return type(v) is bool or type(v) is np.bool_
+
+
+def _accepts_str(v) -> bool:
+    return type(v) is str
+
+
+def _accepts_tuple(v) -> bool:
+    return type(v) is tuple
+
+
+def _instance_of(cls: type):
+    """A predicate: is the value an instance of ``cls``."""
+
+    def accepts(v) -> bool:
+        return isinstance(v, cls)
+
+    return accepts
+
+
+def _any_of(kinds: list):
+    """A predicate: does any of ``kinds`` accept the value (``X | Y``)."""
+    tests = [k.accepts for k in kinds]
+
+    def accepts(v) -> bool:
+        return any(test(v) for test in tests)
+
+    return accepts
+
+
+def _tuple_kind(items: list) -> _Kind:
+    """A tuple: of any length and kind (no ``items``), of one kind (``X, ...``) or of a
+    fixed length with a kind per place (None: a place too loose to check)."""
+    if not items or (len(items) == 2 and items[1] == "..." and items[0] is None):
+        return _Kind(_accepts_tuple, "a tuple", types=[tuple])
+    if len(items) == 2 and items[1] == "...":
+        item = items[0]
+        each, types, what = item.accepts, item.types, f"a tuple of ({item.what})"
+
+        def accepts_many(v) -> bool:  # the items' types first: one set test for all
+            return type(v) is tuple and (types.issuperset(map(type, v)) or all(map(each, v)))
+
+        def explain_many(name, value):
+            if type(value) is not tuple:
+                _refuse(name, value, what)
+            for i, x in enumerate(value):
+                if not each(x):
+                    item.explain(f"{name}[{i}]", x)
+
+        return _Kind(accepts_many, what, explain_many)
+    size = len(items)
+    what = f"a tuple of {size} ({', '.join('anything' if k is None else k.what for k in items)})"
+    tests = [_anything if k is None else k.accepts for k in items]
+    # types every place accepts at sight (int for tuple[int, int]): one set test for all
+    types = frozenset.intersection(*(frozenset() if k is None else k.types for k in items))
+
+    def accepts_fixed(v) -> bool:
+        if type(v) is not tuple or len(v) != size:
+            return False
+        return types.issuperset(map(type, v)) or all(map(_calls, tests, v))
+
+    def explain_fixed(name, value):
+        if type(value) is not tuple:
+            _refuse(name, value, what)
+        if len(value) != size:
+            raise ValueError(f"{name} must hold {size} items, got {len(value)}: {_show(value)}")
+        for i, (k, x) in enumerate(zip(items, value, strict=True)):
+            if k is not None and not k.accepts(x):
+                k.explain(f"{name}[{i}]", x)
+
+    return _Kind(accepts_fixed, what, explain_fixed)
+
+
+#: The annotations naming a plain kind: what each accepts, its words, the types it
+#: accepts at sight.
+_SIMPLE = {
+    "None": (_is_none, "None", [type(None)]),
+    "int": (_is_int, "an int", _INTS),
+    "float": (_is_real, "a real number", _REALS),
+    "bool": (_accepts_bool, "True or False", _BOOLS),
+    "str": (_accepts_str, "a str", [str]),
+    "dict": (_instance_of(dict), "a dict", [dict]),
+    "Mapping": (_instance_of(Mapping), "a mapping", [dict]),
+}
+
+
+def _annotation_kind(text: str, scope: dict) -> _Kind | None:
+    """What the annotation ``text`` accepts; None for one too loose to check (``object``,
+    ``Callable``...). Names are looked up in ``scope``, the class's module."""
+    options = _split(text, "|")
+    if len(options) > 1:
+        kinds = [_annotation_kind(t, scope) for t in options]
+        if any(k is None for k in kinds):
+            return None
+        what = " or ".join(k.what for k in kinds)
+        real = [k for k, t in zip(kinds, options, strict=True) if t != "None"]
+
+        def explain_either(name, value):
+            if len(real) == 1 and value is not None:  # X | None: what is wrong as an X
+                real[0].explain(name, value)
+            _refuse(name, value, what)
+
+        types = frozenset().union(*(k.types for k in kinds))
+        return _Kind(_any_of(kinds), what, explain_either, types)
+    base, _, rest = text.partition("[")
+    base = base.strip().removeprefix("typing.")
+    if base in _SIMPLE:
+        accepts, what, types = _SIMPLE[base]
+        return _Kind(accepts, what, types=types)
+    if base in ("tuple", "Tuple"):
+        items = _split(rest[:-1], ",") if rest else []
+        return _tuple_kind(["..." if t == "..." else _annotation_kind(t, scope) for t in items])
+    if base in ("object", "Any", "Callable"):
+        return None
+    head, _, tail = base.partition(".")
+    if head in ("pd", "pandas"):  # imported for annotations only when type checking
+        import pandas as found
+    elif head in ("np", "numpy"):
+        found = np
+    else:
+        import builtins
+
+        found = scope.get(head, getattr(builtins, head, None))
+    for part in tail.split(".") if tail else ():
+        found = getattr(found, part, None)
+    if not isinstance(found, type):
+        raise NameError(f"cannot check a field annotated {text!r}: {base!r} is not a class")
+    package = found.__module__.split(".")[0]
+    shown = found.__name__ if package == "builtins" else f"{package}.{found.__name__}"
+    what = f"a{'n' if shown[0] in 'aeiou' else ''} {shown}"
+    return _Kind(_instance_of(found), what, types=[found])
+
+
+def _limit(name: str, value, limit) -> None:
+    """A field's limit: a tuple of str (the choices), or ``(low, high)`` for an int
+    (:func:`check_int`) or a float (:func:`check_float`: NaN refused too). None passes."""
+    if value is None:
+        return
+    if limit and isinstance(limit[0], str):
+        check_choice(name, value, limit)
+    elif _is_int(value):
+        check_int(name, value, *limit)
+    else:
+        check_float(name, value, *limit)
+
+
+def _within(limit: tuple, finite: bool):
+    """A predicate: is a value (not None) inside ``limit``, as :func:`_limit` has it.
+
+    Parameters
+    ----------
+    limit : tuple
+        The strings allowed, or ``(low, high)`` with None for no bound on that side.
+    finite : bool
+        Whether a number must also be finite (a field annotated ``float``).
+    """
+    if limit and isinstance(limit[0], str):
+        choices = frozenset(limit)
+        return lambda v: v in choices
+    low, high = limit
+
+    def within(v) -> bool:
+        return ((not finite or math.isfinite(v)) and (low is None or v >= low)
+                and (high is None or v <= high))  # fmt: skip
+
+    return within
+
+
+def _field_checks(cls: type, limits: dict) -> list[tuple]:
+    """The checks of every field of the dataclass ``cls``, read from its annotations.
+
+    Parameters
+    ----------
+    cls : type
+        A dataclass.
+    limits : dict
+        Field name -> its limit (see :func:`check_fields`).
+
+    Returns
+    -------
+    list of tuple
+        ``(field, name, kind, within, limit)`` for each field checked: the field's
+        name, its name in a message (``Class.field``), its :class:`_Kind` (None: any
+        value), the predicate of its limit and the limit (both None without one).
+    """
+    import dataclasses
+    import sys
+
+    fields = dataclasses.fields(cls)
+    unknown = set(limits) - {f.name for f in fields}
+    if unknown:
+        raise NameError(f"{cls.__name__} has no fields {sorted(unknown)} to limit")
+    scope = vars(sys.modules[cls.__module__])
+    checks = []
+    for f in fields:
+        text = f.type if isinstance(f.type, str) else (
+            f.type.__name__ if isinstance(f.type, type) else repr(f.type))  # fmt: skip
+        kind = _annotation_kind(text, scope)
+        limit = tuple(limits[f.name]) if f.name in limits else None
+        if kind is None and limit is None:
+            continue
+        within = None if limit is None else _within(limit, finite="float" in text)
+        checks.append((f.name, f"{cls.__name__}.{f.name}", kind, within, limit))
+    return checks
+
+
+#: The field checks of each result class (read at its first instance).
+_FIELD_CHECKS: dict[type, list[tuple]] = {}
+
+
+def check_fields(obj, **limits) -> None:
+    """Check every field of the dataclass instance ``obj`` against its annotation.
+
+    Called from a result class's ``__post_init__``: a result built by hand with a wrong
+    value fails at once with a ``TypeError`` naming the field (``Class.field``), the
+    value and what the annotation allows: ``int`` (not a bool), ``float`` (an int too;
+    NaN allowed), ``bool``, ``str``, ``tuple`` (``tuple[X, ...]`` and ``tuple[X, Y]``
+    item by item), ``dict`` / ``Mapping``, ``X | None`` and any class (numpy arrays,
+    pandas objects, the library's own classes). A field annotated ``object`` or
+    ``Callable`` is left alone. Nothing is converted.
+
+    ``limits`` bounds a field further: ``name=(low, high)`` for a number (as
+    :func:`check_int` / :func:`check_float`, so a bounded float is never NaN) or
+    ``name=("a", "b")``, the strings allowed (a ``ValueError``). The annotations and
+    limits are read at the class's first instance into a list of checks, one a field,
+    kept for the class: a class's limits must be the same at every call. The check
+    costs about 0.1 to 0.5 µs a field (a tuple's items are checked too).
+
+    Examples
+    --------
+    >>> from dataclasses import dataclass
+    >>> @dataclass(frozen=True)
+    ... class Odds:
+    ...     p: float
+    ...     n: int
+    ...     names: tuple[str, ...]
+    ...     winner: int | None = None
+    ...
+    ...     def __post_init__(self):
+    ...         check_fields(self, n=(1, None))
+    >>> Odds(0.5, 10, ("a", "b")).n
+    10
+    >>> Odds("x", 10, ())
+    Traceback (most recent call last):
+    ...
+    TypeError: Odds.p must be a real number, got 'x' (str)
+    >>> Odds(0.5, 0, ())
+    Traceback (most recent call last):
+    ...
+    ValueError: Odds.n must be >= 1, got 0
+    >>> Odds(0.5, 1, ("a", 2))
+    Traceback (most recent call last):
+    ...
+    TypeError: Odds.names[1] must be a str, got 2 (int)
+    >>> Odds(0.5, 1, (), winner="N")
+    Traceback (most recent call last):
+    ...
+    TypeError: Odds.winner must be an int, got 'N' (str)
+    """
+    checks = _FIELD_CHECKS.get(type(obj))
+    if checks is None:
+        checks = _FIELD_CHECKS[type(obj)] = _field_checks(type(obj), limits)
+    for field, name, kind, within, limit in checks:
+        value = getattr(obj, field)
+        if kind is not None and type(value) not in kind.types and not kind.accepts(value):
+            kind.explain(name, value)
+        if within is not None and value is not None and not within(value):
+            _limit(name, value, limit)

@@ -21,3 +21,4 @@ def one_thread():
         yield
     finally:
         numba.set_num_threads(saved)
+

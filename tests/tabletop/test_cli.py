@@ -339,8 +339,12 @@ BAD_COMMANDS = [
 ]
 
 
-def _python_m(argv, **kwargs) -> subprocess.Popen:
+def _python_m(argv, faults: bool = False, **kwargs) -> subprocess.Popen:
+    """``python -m argv`` with a colour terminal's environment; with ``faults``, a
+    SIGABRT prints every thread's Python stack (:mod:`faulthandler`)."""
     env = dict(os.environ, TERM="xterm-256color", FORCE_COLOR="1", COLUMNS="80")
+    if faults:
+        env["PYTHONFAULTHANDLER"] = "1"
     env.pop(cli.TRACEBACK_ENV, None)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     return subprocess.Popen([sys.executable, "-m", *argv], stdout=subprocess.PIPE,
@@ -368,10 +372,15 @@ def test_ctrl_c_prints_one_line_and_exits_130(tmp_path):
     # a long pure-Python run (random agents), interrupted once the libraries are loaded
     # (``python -m`` imports the package before any code of ours can catch Ctrl-C)
     argv = ["samarra", "play", "--length", "3", "--black", "random", "--games", "10000000"]
-    proc = _python_m(argv, cwd=tmp_path)
+    proc = _python_m(argv, cwd=tmp_path, faults=True)
     time.sleep(8.0)
     proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
+    try:
+        out, err = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:  # show where it is stuck: every thread's stack
+        proc.send_signal(signal.SIGABRT)
+        out, err = proc.communicate()
+        pytest.fail(f"still running 60 s after the Ctrl-C; its stacks:\n{err[-6000:]}")
     assert proc.returncode == 130, err
     assert err == "error: interrupted\n" and out == "", err
 

@@ -98,6 +98,8 @@ def test_memoize_keys_a_call_by_its_arguments_not_by_how_they_are_written():
     assert len(calls) == 2
     with pytest.raises(TypeError):  # a call the signature refuses is the function's own error
         table(3, bogus=1)
+    with pytest.raises(TypeError, match="progress"):  # left out of the key, still checked
+        table(3, progress="yes")
 
 
 def test_panache_tables_reuse_the_three_player_solve_of_the_same_rules():
