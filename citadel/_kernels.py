@@ -4,10 +4,6 @@ Orders are two int64 arrays, ``amounts`` and ``directions`` (0..7 = N, NE, ..., 
 one entry per seat. Flags: ``variant`` (resolution "variant" rather than "basic")
 and ``winners_pay`` (payment "winners" rather than "all"). The rules are those of
 ``citadel.resolve`` (the plain reference); tests hold the two against each other.
-
-Numba's cache of this module holds compiled copies of the ``tabletop._oracle`` and
-``tabletop._simplex`` kernels it calls and is not invalidated when those files change:
-after an edit there, delete ``citadel/__pycache__/_kernels.*.nb[ic]`` (or edit this file).
 """
 
 from typing import NamedTuple
