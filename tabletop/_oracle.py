@@ -24,7 +24,8 @@ kept and
 
 So each step costs a few pivots over the restricted tableau instead of a whole solve.
 Pivots: Dantzig's rule, Bland's after a degenerate pivot (primal); the most negative
-right-hand side and the smallest ratio, ties to the smallest index (dual). The answer
+right-hand side (dual); in both ratio tests Harris's two passes pick the largest pivot
+entry among the near ties (``tabletop._simplex.leaving_row``). The answer
 is checked by best responses over the whole matrix; the caller falls back to a solve
 from scratch when the gap is not met (rounding accumulates over many pivots).
 
@@ -34,11 +35,21 @@ References
    functions controlled by an adversary", *ICML* (2003) (the double oracle).
 .. [2] Chvátal, V., *Linear Programming*, Freeman (1983), ch. 10 (the dual simplex
    method, and adding constraints and variables to a solved programme).
+.. [3] Harris, P. M. J., "Pivot selection methods of the Devex LP code", *Mathematical
+   Programming* 5 (1973), 1-28 (the two-pass ratio test).
 """
 
 import numpy as np
 
-from tabletop._simplex import EPS, ORACLE_SIZE, game_value, saddle_point, solve_game
+from tabletop._simplex import (
+    EPS,
+    HARRIS,
+    ORACLE_SIZE,
+    game_value,
+    leaving_row,
+    saddle_point,
+    solve_game,
+)
 from tabletop.jit import jit
 
 
@@ -91,14 +102,7 @@ def _primal(T, z, rhs, basis, act, n_act, kr, max_pivots):
                     enter = v
         if enter < 0:
             return True
-        leave = -1
-        ratio = np.inf
-        for r in range(kr):
-            if T[r, enter] > EPS:
-                q = rhs[r] / T[r, enter]
-                if q < ratio or (q == ratio and basis[r] < basis[leave]):
-                    ratio = q
-                    leave = r
+        leave, ratio = leaving_row(T, enter, rhs, basis, kr)
         if leave < 0:  # unbounded: impossible for B > 0
             return False
         bland = ratio <= EPS
@@ -119,16 +123,20 @@ def _dual(T, z, rhs, basis, act, n_act, kr, max_pivots):
                 leave = r
         if leave < 0:
             return True
-        enter = -1
-        ratio = np.inf
+        bound = np.inf  # Harris's two passes, as in ``leaving_row``
         for a in range(n_act):
             v = act[a]
             t = T[leave, v]
             if t < -EPS:
-                q = max(z[v], 0.0) / -t
-                if q < ratio or (q == ratio and v < enter):
-                    ratio = q
-                    enter = v
+                bound = min(bound, (max(z[v], 0.0) + HARRIS) / -t)
+        enter = -1
+        best = 0.0
+        for a in range(n_act):
+            v = act[a]
+            t = -T[leave, v]
+            if t > EPS and max(z[v], 0.0) / t <= bound and (t > best or (t == best and v < enter)):
+                best = t
+                enter = v
         if enter < 0:  # the restricted programme is infeasible: impossible (q = 0)
             return False
         _pivot(T, z, rhs, basis, act, n_act, kr, leave, enter)
