@@ -23,7 +23,7 @@ Field kinds:
 
 ======  ==================================================================
 pct     a share, in percent
-pp      a difference of shares, in signed percentage points
+pp      a difference of shares, in signed percentage points (exactly 0: "0")
 num     a number: two decimals (exact: whole from 100 on, three significant
         digits below 1)
 signed  a signed number, three decimals
@@ -138,6 +138,8 @@ def _number(x: float, kind: str, decimals: int | None = None) -> str:
     if kind == "pct":
         return f"{100 * x:.{decimals}f}%" if decimals is not None else _trim(f"{100 * x:.2f}") + "%"
     if kind == "pp":
+        if x == 0:  # exactly 0 (a bound clipped at 0), not a small difference rounded
+            return "0"
         return f"{100 * x:+.{decimals if decimals is not None else 2}f}"
     if kind == "signed":
         return f"{x:+.3f}"
@@ -199,6 +201,10 @@ def format_figure(value: float, low: float, high: float, method: str, n,
     '26.0% [24.1%, 27.9%] (n = 2,000)'
     >>> format_figure(10.0, 9.98, 10.02, "monte carlo", 500, "num")
     '10.00 [9.98, 10.02] (n = 500)'
+    >>> format_figure(0.003, 0.0, 0.006, "monte carlo", 100000, "pp")  # low end clipped at 0
+    '+0.3 pp [0, +0.6] (n = 100,000)'
+    >>> format_figure(0.003, 0.0004, 0.006, "monte carlo", 100000, "pp")  # rounded, not 0
+    '+0.3 pp [+0.0, +0.6] (n = 100,000)'
     """
     if kind not in KINDS:
         raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")
