@@ -462,7 +462,8 @@ GAMES: dict[str, Game] = {
             sample="commander.economy:sample_games",
             random_play="commander.economy:random_play",
             index_row=IndexRow(
-                edge=Cell("2 players with the default strategy and the sample decks: the "
+                edge=Cell("2 players with the default strategy and the sample decks (fixed "
+                          "strategies; simplified model, see note): the "
                           "first seat's share of the finished economies is "
                           "{base.first_seat_edge:pp} above its fair share",
                           "commander", "The economy model"),
