@@ -27,6 +27,7 @@ from citadel.simulate import simulate_games
 from citadel.stage import RegretResult, regret_matching
 from tabletop.frozen import same_fields
 from tabletop.seeding import as_seed_sequence, check_count
+from tabletop.validate import check_fields
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -50,7 +51,10 @@ class EmpiricalGame:
     stderr : list of numpy.ndarray
         Standard errors of those means.
     n : int
-        Games per profile.
+        Games per profile (>= 1).
+
+    ``payoffs`` and ``stderr`` hold one float array per seat, each of shape
+    ``(len(agents),) * n_players``; the standard errors are >= 0.
 
     Examples
     --------
@@ -68,7 +72,24 @@ class EmpiricalGame:
     n: int
 
     def __post_init__(self):
-        Rules.check(self.rules, default=False)
+        check_fields(self, n=(1, None))
+        shape = (len(self.agents),) * self.rules.n_players
+        for field in ("payoffs", "stderr"):
+            tables = getattr(self, field)
+            if len(tables) != self.rules.n_players:
+                raise ValueError(f"EmpiricalGame.{field} must hold one array per seat "
+                                 f"({self.rules.n_players}), got {len(tables)}")  # fmt: skip
+            for seat, table in enumerate(tables):
+                name = f"EmpiricalGame.{field}[{seat}]"
+                if not isinstance(table, np.ndarray) or table.dtype.kind != "f":
+                    raise TypeError(f"{name} must be a float numpy.ndarray, got "
+                                    f"{type(table).__name__}")  # fmt: skip
+                if table.shape != shape:
+                    raise ValueError(f"{name} must have shape {shape} (one entry per "
+                                     f"profile of agents), got {table.shape}")  # fmt: skip
+                if field == "stderr" and not (table >= 0).all():
+                    raise ValueError(f"{name} must hold finite values >= 0, got "
+                                     f"{table.tolist()!r:.80}")  # fmt: skip
 
     __eq__ = same_fields
 

@@ -39,9 +39,10 @@ class GameState:
     Attributes
     ----------
     pawn : tuple of int
-        The pawn's cell ``(x, y)``; ``(0, 0)`` is the centre.
+        The pawn's cell ``(x, y)``; ``(0, 0)`` is the centre (any sequence of two
+        ints, stored as a tuple).
     capitals : tuple of int
-        Each seat's remaining capital.
+        Each seat's remaining capital (any sequence of ints, stored as a tuple).
     round : int
         Rounds played so far.
 
@@ -63,11 +64,15 @@ class GameState:
         pawn = self.pawn
         if isinstance(pawn, str) or not hasattr(pawn, "__len__") or len(pawn) != 2:
             raise ValueError(f"pawn must be a cell (x, y), got {pawn!r}")
+        if type(pawn) is not tuple:  # any sequence, stored as a tuple
+            object.__setattr__(self, "pawn", tuple(pawn))
         for i, c in enumerate(pawn):
             check_int(f"pawn[{i}]", c, None)
         capitals = self.capitals
         if isinstance(capitals, str) or not hasattr(capitals, "__len__") or len(capitals) == 0:
             raise ValueError(f"capitals must hold one capital per seat, got {capitals!r}")
+        if type(capitals) is not tuple:
+            object.__setattr__(self, "capitals", tuple(capitals))
         for i, c in enumerate(capitals):
             check_int(f"capitals[{i}]", c, 0)
         check_int("round", self.round, 0)

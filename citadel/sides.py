@@ -55,7 +55,13 @@ from citadel.rules import DIRECTIONS, Rules
 from citadel.stage import solve_with_loop, stationary_value
 from tabletop.budget import Estimate, check_memory, progress_bar, show_progress
 from tabletop.frozen import same_fields
-from tabletop.validate import check_fields, check_instance
+from tabletop.validate import (
+    NON_NEGATIVE,
+    PROBABILITY,
+    PROBABILITY_DIFFERENCE,
+    check_fields,
+    check_instance,
+)
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -316,7 +322,7 @@ class SidesSolution:
         combined orders of side A and of side B.
     residual, lp_gap : float
         Largest width of a state's bracket on its value (see the module docstring)
-        and largest LP saddle-point gap over the states.
+        and largest LP saddle-point gap over the states (finite, >= 0 within 1e-9).
     objective : str
         ``"difference"`` or ``"score"`` (:func:`solve_sides`).
 
@@ -338,7 +344,8 @@ class SidesSolution:
     __eq__ = same_fields
 
     def __post_init__(self):
-        check_fields(self, objective=tuple(OBJECTIVES))
+        check_fields(self, residual=NON_NEGATIVE, lp_gap=NON_NEGATIVE,
+                     objective=tuple(OBJECTIVES))
 
     @property
     def rules(self) -> Rules:
@@ -627,6 +634,9 @@ class SidesCheck:
     score_a, score_b, p_draw : float
         Expected scores of the two sides and the draw chance under the solution.
 
+    ``value``, ``a_guarantees`` and ``b_concedes`` are in -1..1, the scores and the
+    draw chance in 0..1, each within 1e-9 (rounding).
+
     Examples
     --------
     One seat against the other three cannot win: its guaranteed score is 0.
@@ -646,7 +656,9 @@ class SidesCheck:
     p_draw: float
 
     def __post_init__(self):
-        check_fields(self, exploitability=(0.0, None), p_draw=(0.0, None))
+        check_fields(self, value=PROBABILITY_DIFFERENCE, a_guarantees=PROBABILITY_DIFFERENCE,
+                     b_concedes=PROBABILITY_DIFFERENCE, exploitability=(0.0, None),
+                     score_a=PROBABILITY, score_b=PROBABILITY, p_draw=PROBABILITY)
 
 
 def check_sides(sol: SidesSolution) -> SidesCheck:

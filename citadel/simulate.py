@@ -38,7 +38,7 @@ from tabletop.budget import (
 from tabletop.frozen import same_fields
 from tabletop.seeding import check_count, chunk_seeds
 from tabletop.stats import chi_square_test, estimate_mean
-from tabletop.validate import check_fields
+from tabletop.validate import check_array_fields, check_fields
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -70,11 +70,11 @@ class GameSamples:
     scores : numpy.ndarray
         ``(n, n_players)`` float: 1 for a win, 1/2 for a shared corner win, else 0.
     rounds : numpy.ndarray
-        ``(n,)`` rounds played.
+        ``(n,)`` int: rounds played.
     capitals : numpy.ndarray
-        ``(n, n_players)`` capital left at the end.
+        ``(n, n_players)`` int: capital left at the end.
     pawn : numpy.ndarray
-        ``(n, 2)`` the pawn's last cell.
+        ``(n, 2)`` int: the pawn's last cell.
     seats : tuple of str
         The seats' names, in seat order.
     agents : tuple of str
@@ -100,6 +100,15 @@ class GameSamples:
 
     def __post_init__(self):
         check_fields(self)
+        seats = len(self.seats)
+        check_array_fields(self, ("scores",), "float", ndim=2, columns=seats, low=0, high=1)
+        check_array_fields(self, ("rounds",), "int", low=0, like="scores")
+        check_array_fields(self, ("capitals",), "int", ndim=2, columns=seats, low=0,
+                           like="scores")  # fmt: skip
+        check_array_fields(self, ("pawn",), "int", ndim=2, columns=2, like="scores")
+        if len(self.agents) != seats:
+            raise ValueError(f"GameSamples.agents must name one agent per seat ({seats}), "
+                             f"got {self.agents!r}")  # fmt: skip
 
     @property
     def draws(self) -> np.ndarray:

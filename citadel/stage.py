@@ -727,7 +727,7 @@ def stage_payoffs(rules: Rules, state, orders, continuation) -> list[np.ndarray]
     rules : Rules
     state : citadel.GameState
     orders : sequence of sequences of (amount, direction)
-        The orders each seat may choose from (legal in ``state``).
+        The orders each seat may choose from (legal in ``state``; at least one a seat).
     continuation : callable
         ``continuation(next_state) -> sequence of n_players values`` for a state where
         the game goes on; a finished game is worth its scores (1, 1/2 or 0 each).
@@ -758,10 +758,18 @@ def stage_payoffs(rules: Rules, state, orders, continuation) -> list[np.ndarray]
         raise TypeError(f"continuation must be callable, got {type(continuation).__name__}")
     if isinstance(orders, str) or not hasattr(orders, "__iter__"):
         raise TypeError(f"orders must hold one order list per seat, got {orders!r:.80}")
-    shape = tuple(len(o) for o in orders)
-    if len(shape) != rules.n_players:
+    orders = list(orders)
+    if len(orders) != rules.n_players:
         raise ValueError(f"orders must hold one order list for each of the "
-                         f"{rules.n_players} seats, got {len(shape)}")
+                         f"{rules.n_players} seats, got {len(orders)}")
+    for seat, choices in enumerate(orders):
+        if isinstance(choices, str) or not hasattr(choices, "__len__"):
+            raise TypeError(f"orders[{seat}] must be a sequence of (amount, direction) orders, "
+                            f"got {choices!r:.80}")  # fmt: skip
+        if not len(choices):
+            raise ValueError(f"orders[{seat}] must hold at least one order (every seat "
+                             f"chooses one), got {choices!r:.80}")  # fmt: skip
+    shape = tuple(len(o) for o in orders)
     payoffs = [np.zeros(shape) for _ in range(rules.n_players)]
     for index in itertools.product(*(range(k) for k in shape)):
         result = play_round(state, [orders[i][k] for i, k in enumerate(index)], rules)

@@ -53,7 +53,7 @@ from citadel.rules import Rules
 from citadel.sides import SidesSolution, exit_scores, order_name, pawn_moves, side_weights
 from citadel.whole_game import DuelGameSolution
 from tabletop.frozen import same_fields
-from tabletop.validate import check_fields
+from tabletop.validate import PROBABILITY, PROBABILITY_DIFFERENCE, check_fields
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -90,6 +90,9 @@ class StallOdds:
         The larger one-round gain of a side deviating from the best such pair
         (0 when it is an equilibrium).
 
+    ``value`` is in -1..1, the scores and chances in 0..1 (within 1e-9, rounding),
+    ``rounds`` and ``minimal_gain`` finite and >= 0.
+
     Examples
     --------
     >>> from citadel import Rules, solve_duel_game
@@ -112,7 +115,9 @@ class StallOdds:
     __eq__ = same_fields
 
     def __post_init__(self):
-        check_fields(self)
+        check_fields(self, value=PROBABILITY_DIFFERENCE, score_a=PROBABILITY,
+                     score_b=PROBABILITY, draw=PROBABILITY, rounds=(0.0, None),
+                     repeat_first=PROBABILITY, minimal_gain=(0.0, None))
 
 
 class _Walk:

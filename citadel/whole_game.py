@@ -47,7 +47,14 @@ from citadel.stage import (
 )
 from tabletop.budget import Estimate, check_memory, duration, progress_bar, show_progress
 from tabletop.frozen import same_fields
-from tabletop.validate import check_choice, check_fields, check_instance
+from tabletop.validate import (
+    NON_NEGATIVE,
+    PROBABILITY,
+    PROBABILITY_DIFFERENCE,
+    check_choice,
+    check_fields,
+    check_instance,
+)
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -72,9 +79,10 @@ class DuelGameSolution:
         ``(y, cap_n, cap_s) -> (actions, probabilities)``: optimal mixed orders of
         N and of S in each state (actions index ``space.amounts``).
     residual : float
-        Largest width of a state's bracket, ``(bracket[..., 1] - bracket[..., 0]).max()``.
+        Largest width of a state's bracket, ``(bracket[..., 1] - bracket[..., 0]).max()``
+        (finite, >= 0 within 1e-9).
     lp_gap : float
-        Largest saddle-point gap reported by the LP solver.
+        Largest saddle-point gap reported by the LP solver (finite, >= 0 within 1e-9).
     bracket : numpy.ndarray
         ``bracket[y + radius, level N, level S] = (low, high)``: what N's strategy
         there guarantees against every reply of S, and what S's strategy concedes at
@@ -96,7 +104,7 @@ class DuelGameSolution:
     __eq__ = same_fields
 
     def __post_init__(self):
-        check_fields(self)
+        check_fields(self, residual=NON_NEGATIVE, lp_gap=NON_NEGATIVE)
 
     @property
     def rules(self) -> Rules:
@@ -378,6 +386,9 @@ class DuelCheck:
         what either stored strategy may give up in one state, given the stored values
         of the others. The exploitability adds up such shortfalls along the states a
         game passes through, so it may exceed this width.
+
+    ``value``, ``n_guarantees`` and ``s_concedes`` are in -1..1, the chances in 0..1 and
+    ``bracket`` >= 0, each within 1e-9 (rounding).
     """
 
     value: float
@@ -390,7 +401,9 @@ class DuelCheck:
     bracket: float
 
     def __post_init__(self):
-        check_fields(self, exploitability=(0.0, None), p_draw=(0.0, None))
+        check_fields(self, value=PROBABILITY_DIFFERENCE, n_guarantees=PROBABILITY_DIFFERENCE,
+                     s_concedes=PROBABILITY_DIFFERENCE, exploitability=(0.0, None),
+                     p_n=PROBABILITY, p_s=PROBABILITY, p_draw=PROBABILITY, bracket=NON_NEGATIVE)
 
 
 def check_solution(sol: DuelGameSolution, directions: str = "all", *,

@@ -147,7 +147,8 @@ class CardSet:
     Attributes
     ----------
     cards : pandas.DataFrame
-        One row per card, index ``id``, the columns of :data:`CARD_COLUMNS`.
+        One row per card, index ``id``, the other columns of :data:`CARD_COLUMNS`
+        (more columns are allowed; those of :data:`INT_COLUMNS` of an integer dtype).
     source : str
         The file it came from.
 
@@ -165,6 +166,18 @@ class CardSet:
 
     def __post_init__(self):
         check_fields(self)
+        frame = self.cards
+        if frame.index.name != "id":
+            raise ValueError(f"CardSet.cards must be indexed by 'id', got index "
+                             f"{frame.index.name!r}")  # fmt: skip
+        missing = [c for c in CARD_COLUMNS[1:] if c not in frame.columns]
+        if missing:
+            raise ValueError(f"CardSet.cards must have the columns of CARD_COLUMNS, missing "
+                             f"{missing} (got {list(frame.columns)!r:.80})")  # fmt: skip
+        for column in INT_COLUMNS:
+            if frame[column].dtype.kind not in "iu":
+                raise TypeError(f"CardSet.cards column {column!r} must be of an integer "
+                                f"dtype, got {frame[column].dtype}")  # fmt: skip
 
     def of_type(self, *types: str) -> pd.DataFrame:
         """The cards of the given types."""
@@ -261,7 +274,8 @@ class Deck:
     ----------
     name : str
     entries : tuple of (str, int)
-        ``(card id, copies >= 1)`` pairs.
+        ``(card id, copies >= 1)`` pairs: a tuple or list of pairs, each a tuple or
+        list, stored as a tuple of tuples.
 
     Examples
     --------

@@ -32,7 +32,7 @@ import numpy as np
 
 from commander.rules import Rules
 from tabletop.frozen import same_fields
-from tabletop.validate import check_bool, check_fields, check_int
+from tabletop.validate import PROBABILITY, check_bool, check_fields, check_int
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -287,12 +287,12 @@ class BattleOdds:
     Attributes
     ----------
     p_attacker : float
-        Probability the attacker wins.
+        Probability the attacker wins (0..1 within 1e-9, as ``p_capture``).
     p_capture : float
         Tactical: probability the defender wins by at least the smallest command
         among the engaged attackers (a capture is possible).
     expected_bankruptcy : float
-        Economic: expected doublons the attacker pays.
+        Economic: expected doublons the attacker pays (finite, >= 0).
     margin : pandas.Series
         Law of ``attacker - defender`` strength (index ``margin``).
 
@@ -313,7 +313,8 @@ class BattleOdds:
     __eq__ = same_fields
 
     def __post_init__(self):
-        check_fields(self)
+        check_fields(self, p_attacker=PROBABILITY, p_capture=PROBABILITY,
+                     expected_bankruptcy=(0.0, None))
 
 
 def battle_odds(

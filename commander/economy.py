@@ -34,7 +34,7 @@ from tabletop.budget import Chunks, Estimate, check_memory, progress_bar, show_p
 from tabletop.frozen import same_fields
 from tabletop.seeding import check_count, chunk_seeds
 from tabletop.stats import proportion_ci
-from tabletop.validate import check_instance
+from tabletop.validate import check_array_fields, check_fields, check_instance
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -210,11 +210,14 @@ class EconomyResult:
     Attributes
     ----------
     win_seat, win_player, win_round : numpy.ndarray
-        Per game (``-1`` / ``0`` when nobody won within ``max_rounds``).
+        Per game, of an integer dtype (``-1`` / ``0`` when nobody won within
+        ``max_rounds``).
     gold, doublons : numpy.ndarray or None
-        ``(games, rounds, players)`` purses by *seat* at the start of rounds 1..R.
+        ``(games, rounds, players)`` integer purses by *seat* at the start of rounds
+        1..R.
     stock : numpy.ndarray or None
-        ``(games, rounds)`` Company stock at the start of rounds 1..R.
+        ``(games, rounds)`` integer Company stock at the start of rounds 1..R (the
+        three trajectories are all given or all None).
     rules : Rules
 
     Examples
@@ -236,7 +239,26 @@ class EconomyResult:
     rules: Rules
 
     def __post_init__(self):
-        Rules.check(self.rules, default=False)
+        Rules.check(self.rules, "EconomyResult.rules", default=False)  # first: read below
+        check_fields(self)
+        last = self.rules.n_players - 1
+        check_array_fields(self, ("win_seat", "win_player"), "int", low=-1, high=last)
+        check_array_fields(self, ("win_round",), "int", low=0, like="win_seat")
+        recorded = [self.gold is not None, self.doublons is not None, self.stock is not None]
+        if any(recorded) and not all(recorded):
+            given = ", ".join(f"{name} {'an array' if held else 'None'}" for name, held
+                              in zip(("gold", "doublons", "stock"), recorded, strict=True))
+            raise ValueError(f"EconomyResult.gold, EconomyResult.doublons and "
+                             f"EconomyResult.stock must be all arrays or all None, got {given}")
+        if all(recorded):
+            check_array_fields(self, ("gold", "doublons"), "int", ndim=3, like="win_seat")
+            check_array_fields(self, ("stock",), "int", ndim=2, like="win_seat")
+            rounds, players = self.stock.shape[1], self.rules.n_players
+            for name in ("gold", "doublons"):
+                if getattr(self, name).shape[1:] != (rounds, players):
+                    raise ValueError(f"EconomyResult.{name} must have shape (games, {rounds}, "
+                                     f"{players}) like EconomyResult.stock and the rules' "
+                                     f"players, got {getattr(self, name).shape}")  # fmt: skip
 
     __eq__ = same_fields
 

@@ -82,7 +82,8 @@ class Rules(CheckedRules):
         The Company's stock starts at ``stock_base + stock_per_player * n_players``
         gold (defaults 8 and 1).
     exchange_rates : tuple of (int, int)
-        ICROE bands ``(lowest stock, doublons per gold)``, see the module docstring.
+        ICROE bands ``(lowest stock, doublons per gold)``, see the module docstring:
+        any sequence of pairs of ints (lists too), stored as a tuple of tuples.
     max_gold_per_transaction : int
         Gold bought or sold in the one transaction of a turn (1..20; default 3).
     sale_price : {"before", "after"}

@@ -36,7 +36,7 @@ import numpy as np
 
 from panache.rules import N_FACES, Rules
 from tabletop.frozen import memoize, same_fields
-from tabletop.validate import check_fields, check_int
+from tabletop.validate import PROBABILITY, PROBABILITY_TOLERANCE, check_fields, check_int
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -144,13 +144,13 @@ class ExchangeResult:
     ----------
     level : int
     p_target_hit, p_attacker_hit, p_nothing : float
-        Who takes damage (they sum to 1).
+        Who takes damage (they sum to 1; each in 0..1 within 1e-9).
     target_damage, attacker_damage : pandas.Series
         P(that player loses d points), d = 0..n_dice × level (0 includes "not hit").
     expected_attempts : float
-        Expected number of attack rolls (the attack and every counter).
+        Expected number of attack rolls (the attack and every counter; >= 1).
     p_fail : float
-        Probability ``q`` that one attempt fails.
+        Probability ``q`` that one attempt fails (0..1 within 1e-9).
     counters : tuple of bool
         Whether the target, and the attacker, counter when they may.
 
@@ -177,7 +177,9 @@ class ExchangeResult:
     __eq__ = same_fields
 
     def __post_init__(self):
-        check_fields(self, level=(1, N_FACES))
+        check_fields(self, level=(1, N_FACES), p_target_hit=PROBABILITY,
+                     p_attacker_hit=PROBABILITY, p_nothing=PROBABILITY,
+                     expected_attempts=(1.0 - PROBABILITY_TOLERANCE, None), p_fail=PROBABILITY)
 
     def p_more_attempts_than(self, k: int) -> float:
         """Probability that the exchange has more than ``k`` attempts."""

@@ -41,6 +41,7 @@ from panache.thumb import DecisionList
 from panache.turn import evaluate_policy, solve_turn
 from tabletop.budget import Chunks, Estimate, check_memory, progress_bar, show_progress
 from tabletop.frozen import same_fields
+from tabletop.validate import PROBABILITY, check_fields
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -65,12 +66,14 @@ class CommittedDuel:
         Their average: C's chance when the first seat is drawn at random.
     cost : float
         ``0.5 - mean_win``: the winning chance C gives up against an optimal player
-        (two optimal players have 1/2 each on average over the seats).
+        (two optimal players have 1/2 each on average over the seats), -0.5..0.5.
     turn_distribution : pandas.Series
         P(total = t) of C's turn roll policy (the optimal ``"ev"`` one's if C's turns
         are optimal: only for display, the optimal player adapts to the points).
     mp_success : float
         The success chance of C's Master Panache attempt.
+
+    Every chance is in 0..1 and ``cost`` in -0.5..0.5, within 1e-9 (rounding).
 
     Examples
     --------
@@ -92,7 +95,9 @@ class CommittedDuel:
     mp_success: float
 
     def __post_init__(self):
-        Rules.check(self.rules, default=False)
+        low, high = PROBABILITY
+        check_fields(self, first_player_win=PROBABILITY, second_player_win=PROBABILITY,
+                     mean_win=PROBABILITY, cost=(low - 0.5, high - 0.5), mp_success=PROBABILITY)
 
 
 def _policy(rules: Rules, name: str, policy) -> TurnPolicy | None:

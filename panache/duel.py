@@ -49,7 +49,7 @@ from panache.rules import Rules
 from panache.turn import solve_turn, turn_tables
 from tabletop.budget import Chunks, Estimate, check_memory, progress_bar, show_progress
 from tabletop.frozen import memoize, same_fields
-from tabletop.validate import check_int
+from tabletop.validate import PROBABILITY, check_fields, check_int
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -87,7 +87,8 @@ class DuelSolution:
         Winning chance of the player to move, indexed by ``my_points`` (rows) and
         ``opponent_points`` (columns), 1..max points after round 1.
     first_player_win : float
-        The first player's winning chance from the start, round 1 included.
+        The first player's winning chance from the start, round 1 included (0..1
+        within 1e-9).
     round1 : pandas.DataFrame
         Indexed by the first player's points after round 1: the second player's
         winning chance after its best round-1 answer (``second_player_win``).
@@ -109,7 +110,7 @@ class DuelSolution:
     _params: dict = field(compare=False)  # derived from rules and _win
 
     def __post_init__(self):
-        Rules.check(self.rules, default=False)
+        check_fields(self, first_player_win=PROBABILITY)
 
     __eq__ = same_fields
 

@@ -29,7 +29,7 @@ from panache.rules import N_FACES, Rules, check_faces
 from panache.thumb import DecisionList, RuleSearch, search_rules
 from panache.turn import evaluate_policy, solve_turn
 from tabletop.frozen import same_fields
-from tabletop.validate import check_int
+from tabletop.validate import check_fields, check_int
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -55,6 +55,7 @@ class PlayerSheet:
         The shortest lists within ``turn_margin`` (expected total) and ``mp_margin``
         (chance of a total of 0) of the optimum.
     turn_margin, mp_margin : float
+        Finite, >= 0.
     searches : dict
         ``{"ev": RuleSearch, "zero": RuleSearch}``.
     lists : pandas.DataFrame
@@ -89,7 +90,7 @@ class PlayerSheet:
     duel: pd.DataFrame
 
     def __post_init__(self):
-        Rules.check(self.rules, default=False)
+        check_fields(self, turn_margin=(0.0, None), mp_margin=(0.0, None))
 
     def examples(self, goal: str) -> pd.DataFrame:
         """Worked situations for ``goal`` ("ev" or "zero"): what the rule keeps and what

@@ -28,7 +28,8 @@ class Rules(CheckedRules):
     n_dice : int
         Dice rolled in a turn, an attack and a Master Panache attempt (1..8; default 5).
     face_values : tuple of six ints
-        Value of faces 1..6 (default ``(-4, -3, -2, -1, 0, 1)``).
+        Value of faces 1..6 (default ``(-4, -3, -2, -1, 0, 1)``): any sequence of six
+        ints, stored as a tuple.
     start_points : int
         Every player's points at the start (>= 1; default 35).
     n_players : int

@@ -34,7 +34,7 @@ from panache.turn import solve_turn
 from tabletop.budget import Chunks, Estimate, check_memory, progress_bar, show_progress
 from tabletop.frozen import same_fields
 from tabletop.seeding import check_count, chunk_seeds
-from tabletop.validate import check_fields
+from tabletop.validate import check_array_fields, check_fields
 
 DEFAULT_CHUNK = 1 << 14
 
@@ -223,9 +223,10 @@ class ExchangeSamples:
     ----------
     target_damage, attacker_damage : numpy.ndarray of int
         Points lost by the target and by the attacker in each exchange (one of the two
-        is 0).
+        is 0; >= 0).
     attempts : numpy.ndarray of int
-        Attack rolls in each exchange (the attack and every counter).
+        Attack rolls in each exchange (the attack and every counter; >= 1). The three
+        arrays are 1-D, of one length (the exchanges) and of an integer dtype.
 
     Examples
     --------
@@ -244,6 +245,8 @@ class ExchangeSamples:
 
     def __post_init__(self):
         check_fields(self)
+        check_array_fields(self, ("target_damage", "attacker_damage"), "int", low=0)
+        check_array_fields(self, ("attempts",), "int", low=1, like="target_damage")
 
 
 def simulate_exchanges(

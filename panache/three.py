@@ -104,7 +104,7 @@ from panache.turn import solve_turn, turn_tables
 from tabletop.budget import Chunks, Estimate, check_memory, progress_bar, show_progress
 from tabletop.frozen import memoize, same_fields
 from tabletop.seeding import check_count
-from tabletop.validate import check_bool, check_int
+from tabletop.validate import check_bool, check_fields, check_int
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -176,7 +176,7 @@ class ThreeSolution:
     _params: dict
 
     def __post_init__(self):
-        Rules.check(self.rules, default=False)
+        check_fields(self)
 
     def __eq__(self, other):
         return same_fields(self, other, skip=("_params",))  # _params: from rules and _table

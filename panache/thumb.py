@@ -43,7 +43,7 @@ import numpy as np
 from panache._kernels import TIE_TOLERANCE, evaluate_policy_kernel
 from panache.dice import dice_space
 from panache.policy import TurnPolicy, policy_layout
-from panache.rules import N_FACES, Rules
+from panache.rules import MAX_DICE, N_FACES, Rules
 from panache.turn import solve_turn, utility_vector
 from tabletop.frozen import memoize, same_fields
 from tabletop.validate import check_fields, check_int
@@ -75,10 +75,12 @@ class Clause:
     action : str
         One of ``ACTIONS``.
     arg : int or None
-        The condition's number of dice or total; None exactly for ``always``.
+        The condition's number of dice (1..8 for ``rolled`` and ``rolled_at_most``) or
+        total (any int); None exactly for ``always``.
     value : int, tuple of 3 ints, or None
         The threshold ``v`` of ``at_least``, the thresholds ``(t1, t2, t3)`` of
-        ``ladder``; None for the other actions.
+        ``ladder`` (any sequence of three ints, stored as a tuple); None for the other
+        actions.
 
     Examples
     --------
@@ -105,6 +107,8 @@ class Clause:
             raise TypeError(f"arg must be an int or None, got {self.arg!r}")
         if (self.condition == "always") != (self.arg is None):
             raise ValueError(f"condition {self.condition!r} takes an arg iff it is not 'always'")
+        if self.condition in ("rolled", "rolled_at_most"):  # a number of dice
+            check_int(f"arg (dice of condition {self.condition!r})", self.arg, 1, MAX_DICE)
         if (self.action in ("at_least", "ladder")) != (self.value is not None):
             raise ValueError(
                 f"action {self.action!r} takes a value iff it is 'at_least' or 'ladder'"
@@ -112,8 +116,15 @@ class Clause:
         if self.action == "at_least" and (isinstance(self.value, bool)
                                           or not isinstance(self.value, int)):
             raise TypeError(f"value of 'at_least' must be an int, got {self.value!r}")
-        if self.action == "ladder" and (not isinstance(self.value, tuple) or len(self.value) != 3):
-            raise ValueError(f"a ladder's value is three thresholds, got {self.value!r}")
+        if self.action == "ladder":
+            thresholds = self.value
+            if isinstance(thresholds, str | bytes) or not hasattr(thresholds, "__len__"):
+                raise TypeError(f"value of 'ladder' must be a sequence of three ints, "
+                                f"got {thresholds!r}")  # fmt: skip
+            if len(thresholds) != 3:
+                raise ValueError(f"value of 'ladder' must be three thresholds, got {thresholds!r}")
+            object.__setattr__(self, "value", tuple(
+                check_int(f"value[{i}] of 'ladder'", t, None) for i, t in enumerate(thresholds)))
 
     def text(self, rules: Rules) -> str:
         """The clause in words, with the faces of each value named."""
@@ -187,7 +198,8 @@ class DecisionList:
     Attributes
     ----------
     clauses : tuple of Clause
-        At least one; the first whose condition holds decides.
+        At least one (any sequence of Clause, stored as a tuple); the first whose
+        condition holds decides; the last must have condition ``always``.
 
     Examples
     --------
@@ -202,12 +214,13 @@ class DecisionList:
 
     def __post_init__(self):
         if isinstance(self.clauses, str) or not hasattr(self.clauses, "__iter__"):
-            raise TypeError(f"clauses must be a non-empty tuple of Clause, got {self.clauses!r}")
+            raise TypeError(f"clauses must be a non-empty sequence of Clause, got {self.clauses!r}")
         clauses = tuple(self.clauses)
         if not clauses or not all(isinstance(c, Clause) for c in clauses):
-            raise TypeError(f"clauses must be a non-empty tuple of Clause, got {self.clauses!r}")
+            raise TypeError(f"clauses must be a non-empty sequence of Clause, got {self.clauses!r}")
         if clauses[-1].condition != "always":
-            raise ValueError("the last clause of a decision list must have condition 'always'")
+            raise ValueError(f"clauses[-1] must have condition 'always' (the list's last "
+                             f"clause decides every other case), got {clauses[-1]!r}")
         object.__setattr__(self, "clauses", clauses)
 
     def __len__(self) -> int:
@@ -394,7 +407,7 @@ class RuleSearch:
     ----------
     utility : str
     optimum : float
-        The optimal expected utility (:func:`panache.solve_turn`).
+        The optimal expected utility (:func:`panache.solve_turn`; finite).
     best : tuple of DecisionList
         The best list found of each length, shortest first; a length whose best list
         is no better (to 1e-12) than a shorter one is left out.
@@ -421,7 +434,7 @@ class RuleSearch:
     evaluated: int
 
     def __post_init__(self):
-        check_fields(self, evaluated=(0, None))
+        check_fields(self, optimum=(None, None), evaluated=(0, None))
 
     def shortest_within(self, margin: float) -> DecisionList:
         """The shortest list whose cost is at most ``margin`` (else the best found)."""

@@ -230,9 +230,9 @@ class TurnDistribution:
     distribution : pandas.Series
         P(total = t), indexed by every reachable total (``total``).
     expected_dice : float
-        Expected number of dice thrown.
+        Expected number of dice thrown (finite, >= 0).
     expected_rolls : float
-        Expected number of rolls.
+        Expected number of rolls (finite, >= 0).
 
     Examples
     --------
@@ -251,7 +251,7 @@ class TurnDistribution:
     __eq__ = same_fields
 
     def __post_init__(self):
-        check_fields(self)
+        check_fields(self, expected_dice=(0.0, None), expected_rolls=(0.0, None))
 
     def expect(self, rules: Rules, utility) -> float:
         """Expected utility (see :func:`utility_vector`) of the total."""
@@ -269,7 +269,7 @@ class TurnSolution:
     Attributes
     ----------
     value : float
-        Optimal expected utility from the first roll.
+        Optimal expected utility from the first roll (finite).
     distribution : pandas.Series
         P(total = t) under the optimal policy, indexed by every reachable total.
     policy : TurnPolicy
@@ -278,7 +278,7 @@ class TurnSolution:
         The value function: expected utility with ``dice_left`` dice to roll (rows)
         and a set-aside total (columns); NaN where unreachable.
     expected_dice : float
-        Expected number of dice thrown under the optimal policy.
+        Expected number of dice thrown under the optimal policy (finite, >= 0).
     utility : pandas.Series
         The utility of each reachable total.
 
@@ -300,7 +300,7 @@ class TurnSolution:
     __eq__ = same_fields
 
     def __post_init__(self):
-        check_fields(self)
+        check_fields(self, value=(None, None), expected_dice=(0.0, None))
 
 
 def _distribution(rules: Rules, reach: np.ndarray) -> pd.Series:

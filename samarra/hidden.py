@@ -70,6 +70,13 @@ from samarra.rules import SIDES, Rules
 from tabletop.budget import Estimate, check_memory, progress_bar, show_progress
 from tabletop.frozen import same_fields
 from tabletop.jit import jit
+from tabletop.validate import (
+    NON_NEGATIVE,
+    PROBABILITY_DIFFERENCE,
+    check_fields,
+    check_float,
+    check_int,
+)
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -90,13 +97,15 @@ class HiddenSolution:
         With ``horizon`` the solved H.
     value : float
         Black's expected payoff (win +1, draw 0, loss -1) when both play the returned
-        strategies.
+        strategies (-1..1 within 1e-9).
     exploitability : float
         ``(v_W - v_B) / 2`` for the returned behavioural strategies, from exact best
-        responses (see the module docstring); 0 for an exact equilibrium.
+        responses (see the module docstring); 0 for an exact equilibrium (>= 0 within
+        1e-9).
     bounds : tuple of float
         ``(v_B, v_W)``: what Black's strategy guarantees against every White strategy,
-        and what White's strategy concedes at most against every Black strategy.
+        and what White's strategy concedes at most against every Black strategy (each
+        -1..1 within 1e-9).
     n_states : int
         Histories of the game (setup moves and terminal histories included).
     n_leaves : int
@@ -121,16 +130,22 @@ class HiddenSolution:
     rules: Rules
     value: float
     exploitability: float
-    bounds: tuple
+    bounds: tuple[float, float]
     n_states: int
     n_leaves: int
-    n_infosets: tuple
-    n_sequences: tuple
+    n_infosets: tuple[int, int]
+    n_sequences: tuple[int, int]
     form: SequenceForm
-    behaviour: tuple
+    behaviour: tuple[np.ndarray, np.ndarray]
 
     def __post_init__(self):
-        Rules.check(self.rules, default=False)
+        check_fields(self, value=PROBABILITY_DIFFERENCE, exploitability=NON_NEGATIVE,
+                     n_states=(0, None), n_leaves=(0, None))
+        for i, bound in enumerate(self.bounds):
+            check_float(f"HiddenSolution.bounds[{i}]", bound, *PROBABILITY_DIFFERENCE)
+        for field in ("n_infosets", "n_sequences"):
+            for side, count in enumerate(getattr(self, field)):
+                check_int(f"HiddenSolution.{field}[{side}]", count, 0)
 
     __eq__ = same_fields
 

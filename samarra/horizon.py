@@ -28,12 +28,12 @@ import numpy as np
 from samarra import _kernels as K
 from samarra.position import Position, setups, start_position
 from samarra.rules import BLACK, Rules
-from samarra.solve import Table, n_states, solve
+from samarra.solve import Table, check_solve_options, n_states, solve
 from tabletop.budget import Chunks, Estimate, check_memory, progress_bar, show_progress
 from tabletop.frozen import same_fields
 from tabletop.matrix_games import solve_zero_sum
 from tabletop.seeding import check_count
-from tabletop.validate import check_instance
+from tabletop.validate import check_array_fields, check_fields, check_instance
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -269,7 +269,7 @@ class HorizonSolution:
     rules : Rules
     payoff : numpy.ndarray
         ``payoff[H, i, j]``: Black's result (+1, 0, -1) with horizon H when Black
-        chooses setup ``setups[i]`` and White ``setups[j]``.
+        chooses setup ``setups[i]`` and White ``setups[j]`` (an integer array).
     setups : list of str
     summary : pandas.DataFrame
         Indexed by ``horizon``: the setup game's value to Black (LP), its value to the
@@ -290,7 +290,13 @@ class HorizonSolution:
     summary: pd.DataFrame
 
     def __post_init__(self):
-        Rules.check(self.rules, default=False)
+        check_fields(self)
+        check_array_fields(self, ("payoff",), "int", ndim=3, low=-1, high=1)
+        pairs = (len(self.setups),) * 2
+        if self.payoff.shape[1:] != pairs:
+            raise ValueError(f"HorizonSolution.payoff must have shape (horizons, {pairs[0]}, "
+                             f"{pairs[1]}), one row and column per setup, got "
+                             f"{self.payoff.shape}")  # fmt: skip
 
     __eq__ = same_fields
 
@@ -328,7 +334,8 @@ def solve_horizon(rules: Rules | None = None, max_horizon: int = 60, table: Tabl
     progress : bool, optional
         Show a progress bar (default: when stderr is a terminal).
     **solve_options
-        Passed to :func:`samarra.solve` when ``table`` is not given.
+        Passed to :func:`samarra.solve` when ``table`` is not given: ``cache``,
+        ``directory`` (with a table, or of another name, a TypeError).
 
     Returns
     -------
@@ -349,6 +356,7 @@ def solve_horizon(rules: Rules | None = None, max_horizon: int = 60, table: Tabl
     allow_large = check_bool("allow_large", allow_large)
     show_progress(progress)
     check_instance("table", table, Table, optional=True)
+    check_solve_options("solve_horizon", solve_options, table, allowed=("cache", "directory"))
     source = table.rules if table is not None else rules
     n_pairs = len(setups(source)) ** 2
     size = horizon_size(n_states(source), n_pairs, max_horizon)

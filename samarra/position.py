@@ -88,9 +88,11 @@ class Position:
     ----------
     rules : Rules
     cells : tuple of 6 ints
-        Cell of each figure (``side * 3 + figure``), ``-1`` when dead.
+        Cell of each figure (``side * 3 + figure``), ``-1`` when dead: any sequence of
+        six ints, stored as a tuple.
     revealed : tuple of 6 bools
-        Identities both players know (stored False for a dead figure).
+        Identities both players know (stored False for a dead figure); any sequence,
+        stored as a tuple, as are the next two.
     merchant_used, death_used : tuple of 2 bools
         Powers used (or lost with their figure), per side.
     to_move : int
@@ -148,7 +150,7 @@ class Position:
                 raise ValueError(f"cells[{i}] ({figure_name(i)}) must be an int, got {c!r}")
             if not -1 <= c < rules.n_cells:
                 raise ValueError(
-                    f"{figure_name(i)} is off the board: cell {c}, the board has cells "
+                    f"cells[{i}]: {figure_name(i)} is off the board: cell {c}, the board has cells "
                     f"0..{rules.n_cells - 1} (-1 for dead)"
                 )
             checked.append(int(c))

@@ -19,10 +19,16 @@ import numpy as np
 
 from samarra.position import setups, start_position
 from samarra.rules import BLACK, SIDES, Rules
-from samarra.solve import Table, solve
+from samarra.solve import Table, check_solve_options, solve
 from tabletop.frozen import same_fields
 from tabletop.matrix_games import solve_zero_sum
-from tabletop.validate import check_instance
+from tabletop.validate import (
+    NON_NEGATIVE,
+    PROBABILITY_DIFFERENCE,
+    check_fields,
+    check_instance,
+    check_mix,
+)
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -44,11 +50,12 @@ class SetupGame:
     distance : pandas.DataFrame
         Actions to the end under optimal play (0 for a draw).
     value : float
-        The setup game's value to Black.
+        The setup game's value to Black (-1..1 within 1e-9).
     black, white : pandas.Series
-        Optimal mixed setups (probabilities indexed by setup).
+        Optimal mixed setups (probabilities indexed by setup, one per row, and per
+        column, of ``payoff``; each >= 0 and summing to 1, within 1e-9).
     gap : float
-        The LP solution's distance from an exact saddle point (0 up to tolerance).
+        The LP solution's distance from an exact saddle point (>= 0; 0 up to tolerance).
 
     Examples
     --------
@@ -66,7 +73,10 @@ class SetupGame:
     gap: float
 
     def __post_init__(self):
-        Rules.check(self.rules, default=False)
+        check_fields(self, value=PROBABILITY_DIFFERENCE, gap=NON_NEGATIVE)
+        for name, mix, size in (("black", self.black, self.payoff.shape[0]),
+                                ("white", self.white, self.payoff.shape[1])):  # fmt: skip
+            check_mix(f"SetupGame.{name}", mix, size)
 
     __eq__ = same_fields
 
@@ -141,7 +151,8 @@ def setup_game(rules: Rules | None = None, table: Table | None = None, **solve_o
         A solved table (else :func:`samarra.solve.solve` is called with
         ``solve_options``).
     **solve_options
-        Passed to :func:`samarra.solve.solve`: ``allow_large`` (a table larger than
+        Passed to :func:`samarra.solve.solve` when ``table`` is None (with a table, or
+        of another name, a TypeError): ``allow_large`` (a table larger than
         the memory available is refused before any work unless True), ``progress``
         (its bar), ``cache``, ``directory``. The solve is all the long work here: the
         setup game itself is one matrix game of setups x setups (6 x 6 for three
@@ -163,6 +174,7 @@ def setup_game(rules: Rules | None = None, table: Table | None = None, **solve_o
 
     given = rules is not None
     rules = Rules.check(rules)  # checked even when the table's rules are used
+    check_solve_options("setup_game", solve_options, table)
     if table is None:
         table = solve(rules, **solve_options)
     elif not isinstance(table, Table):

@@ -786,6 +786,60 @@ def load_table(path, rules: Rules, n: int) -> np.ndarray | None:
         return None
 
 
+#: The options :func:`solve` takes beside the rules (the ``**solve_options`` of
+#: :func:`samarra.setup_game`, :func:`samarra.compare_variants`...).
+SOLVE_OPTIONS = ("cache", "directory", "allow_large", "progress")
+
+
+def check_solve_options(caller: str, options: dict, table=None,
+                        allowed: tuple[str, ...] = SOLVE_OPTIONS) -> dict:  # fmt: skip
+    """The ``**solve_options`` of ``caller``, checked before any work.
+
+    Parameters
+    ----------
+    caller : str
+        The function taking them (named in a message).
+    options : dict
+        Option name -> value, for :func:`solve`.
+    table : Table or None
+        The table given to ``caller``: with one, nothing is solved, so an option would
+        be ignored and is refused.
+    allowed : tuple of str
+        The options ``caller`` passes on (by default all of :data:`SOLVE_OPTIONS`).
+
+    Returns
+    -------
+    dict
+        ``options``, each value checked as :func:`solve` checks it.
+
+    Examples
+    --------
+    >>> check_solve_options("setup_game", {"bogus": 3})
+    Traceback (most recent call last):
+    ...
+    TypeError: setup_game() got an unknown solve option 'bogus': solve_options must be \
+among ('cache', 'directory', 'allow_large', 'progress')
+    """
+    from tabletop.validate import check_bool
+
+    for name in options:
+        if name not in allowed:
+            raise TypeError(f"{caller}() got an unknown solve option {name!r}: solve_options "
+                            f"must be among {allowed}")  # fmt: skip
+    if table is not None and options:
+        raise TypeError(f"{caller}() got solve options {sorted(options)} with a table: "
+                        f"solve_options are passed to solve() only when table is None")  # fmt: skip
+    if "cache" in options:
+        check_bool("cache", options["cache"])
+    if "directory" in options:
+        check_path("directory", options["directory"], optional=True)
+    if "allow_large" in options:
+        check_bool("allow_large", options["allow_large"])
+    if "progress" in options:
+        show_progress(options["progress"])
+    return options
+
+
 def solve(rules: Rules | None = None, cache: bool = True, directory=None, *,
           allow_large: bool = False, progress: bool | None = None) -> Table:
     """Solve ``rules`` with perfect information by retrograde analysis.

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from samarra.rules import Rules
 from samarra.setup import setup_game
-from samarra.solve import check_solvable, solve
+from samarra.solve import check_solvable, check_solve_options, solve
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -30,7 +30,8 @@ def compare_variants(variants: dict[str, Rules], **solve_options) -> pd.DataFram
     variants : dict of str to Rules
         Named rules sets (non-empty), each solvable by :func:`samarra.solve`.
     **solve_options
-        Passed to :func:`samarra.solve`.
+        Passed to :func:`samarra.solve` (``cache``, ``directory``, ``allow_large``,
+        ``progress``; another name is a TypeError).
 
     Returns
     -------
@@ -48,6 +49,7 @@ def compare_variants(variants: dict[str, Rules], **solve_options) -> pd.DataFram
     """
     import pandas as pd
 
+    check_solve_options("compare_variants", solve_options)
     if not isinstance(variants, dict) or not variants:
         raise ValueError(f"variants must be a non-empty dict name -> Rules, got {variants!r}")
     for name in variants:

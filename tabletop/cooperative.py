@@ -48,7 +48,8 @@ def _players_and_values(v: Mapping, players) -> tuple[tuple, dict]:
     for coalition, value in v.items():
         key = frozenset(coalition)
         if not key <= set(players):
-            raise ValueError(f"coalition {coalition!r} names a player not in {players!r}")
+            raise ValueError(f"v's coalition {coalition!r} names a player not in "
+                             f"players={players!r}")
         try:
             value = float(value)
         except (TypeError, ValueError):
@@ -117,7 +118,8 @@ class LeastCore:
     ----------
     epsilon : float
         The smallest uniform relaxation leaving an allocation; the core is non-empty
-        exactly when ``epsilon <= 0`` (up to the LP tolerance, 1e-9).
+        exactly when ``epsilon <= 0`` (up to the LP tolerance, 1e-9). Finite: never
+        NaN or infinite.
     allocation : pandas.Series
         An allocation in the least core (indexed by player).
     excess : pandas.Series
@@ -140,7 +142,7 @@ class LeastCore:
     __eq__ = same_fields
 
     def __post_init__(self):
-        check_fields(self)
+        check_fields(self, epsilon=(None, None))
 
     @property
     def core_is_empty(self) -> bool:

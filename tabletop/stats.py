@@ -23,11 +23,11 @@ class MonteCarloEstimate:
     Attributes
     ----------
     mean : float
-        Sample mean.
+        Sample mean (finite).
     stderr : float
-        Standard error of the mean.
+        Standard error of the mean (finite, >= 0).
     n : int
-        Number of samples.
+        Number of samples (>= 0).
 
     Examples
     --------
@@ -43,7 +43,7 @@ class MonteCarloEstimate:
     n: int
 
     def __post_init__(self):
-        check_fields(self, n=(0, None))
+        check_fields(self, mean=(None, None), stderr=(0.0, None), n=(0, None))
 
     def ci(self, level: float = 0.95) -> tuple[float, float]:
         """Normal-approximation confidence interval at ``level``."""

@@ -19,6 +19,13 @@ import numpy as np
 
 #: Largest gap from 1 allowed in the sum of a probability vector.
 PROBABILITY_TOLERANCE = 1e-9
+#: The limits of a computed probability in a result class (:func:`check_fields`): 0..1
+#: widened by the rounding a sum of products can leave (1.0000000000000002).
+PROBABILITY = (-PROBABILITY_TOLERANCE, 1.0 + PROBABILITY_TOLERANCE)
+#: The limits of a computed difference of two probabilities (-1..1, the same rounding).
+PROBABILITY_DIFFERENCE = (-1.0 - PROBABILITY_TOLERANCE, 1.0 + PROBABILITY_TOLERANCE)
+#: The limits of a computed width or gap: >= 0, within the same rounding.
+NON_NEGATIVE = (-PROBABILITY_TOLERANCE, None)
 #: The bounds of an int with no bound of its own: every kernel holds it in an int64.
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 
@@ -279,6 +286,31 @@ def check_probabilities(name: str, value, size: int | None = None) -> np.ndarray
         raise ValueError(f"{name} must be non-negative and sum to 1 (within "
                          f"{PROBABILITY_TOLERANCE:g}), got {_show(p)} (sum {total!r})")  # fmt: skip
     return p
+
+
+def check_mix(name: str, value, size: int) -> None:
+    """A computed mixed strategy of a result class: a pandas Series or numpy array of
+    ``size`` finite probabilities, each >= 0 and summing to 1, within 1e-9 (what the
+    solvers' rounding leaves; :func:`check_probabilities` is the strict check of an
+    argument).
+
+    Examples
+    --------
+    >>> check_mix("SetupGame.black", np.array([0.5, 0.5 + 1e-12]), 2)
+    >>> check_mix("SetupGame.black", np.array([1.0, 1.0]), 2)
+    Traceback (most recent call last):
+    ...
+    ValueError: SetupGame.black must hold 2 probabilities >= 0 summing to 1 (within 1e-09), \
+got [1.0, 1.0] (sum 2.0)
+    """
+    p = np.asarray(getattr(value, "values", value))
+    if p.dtype.kind not in "fiu":
+        raise TypeError(f"{name} must hold probabilities, got {_show(p)} (dtype {p.dtype})")
+    total = float(p.sum()) if p.size else 0.0
+    if (p.shape != (size,) or not np.isfinite(p).all() or (p < -PROBABILITY_TOLERANCE).any()
+            or abs(total - 1.0) > PROBABILITY_TOLERANCE):  # fmt: skip
+        raise ValueError(f"{name} must hold {size} probabilities >= 0 summing to 1 (within "
+                         f"{PROBABILITY_TOLERANCE:g}), got {_show(p)} (sum {total!r})")  # fmt: skip
 
 
 def check_counts(name: str, value, size: int | None = None) -> np.ndarray:
@@ -702,3 +734,66 @@ def check_fields(obj, **limits) -> None:
             kind.explain(name, value)
         if within is not None and value is not None and not within(value):
             _limit(name, value, limit)
+
+
+def check_array_fields(obj, names: tuple[str, ...], kind: str, *, ndim: int = 1,
+                       columns: int | None = None, low=None, high=None,
+                       like: str | None = None) -> None:  # fmt: skip
+    """Check the numpy array fields ``names`` of the result ``obj``: of ``ndim``
+    dimensions, of a dtype of ``kind`` (``"int"`` or ``"float"``), every entry in
+    ``low..high`` (None: no bound; NaN refused under a bound), ``columns`` columns when
+    given, and as many rows as the field ``like`` (by default the first of ``names``).
+
+    Called from a result class's ``__post_init__`` after :func:`check_fields` (which
+    has read the annotations): a ``TypeError`` or ``ValueError`` names the field
+    (``Class.field``), what it holds and what is allowed.
+
+    Examples
+    --------
+    >>> from dataclasses import dataclass
+    >>> @dataclass(frozen=True)
+    ... class Samples:
+    ...     hits: np.ndarray
+    ...     misses: np.ndarray
+    ...
+    ...     def __post_init__(self):
+    ...         check_array_fields(self, ("hits", "misses"), "int", low=0)
+    >>> Samples(np.array([1, 2]), np.array([0.5, 1.0]))
+    Traceback (most recent call last):
+    ...
+    TypeError: Samples.misses must be an array of ints, got dtype float64
+    >>> Samples(np.array([1, 2]), np.array([0, 1, 2]))
+    Traceback (most recent call last):
+    ...
+    ValueError: Samples.misses must hold 2 rows, as many as Samples.hits, got shape (3,)
+    >>> Samples(np.array([1, -2]), np.array([0, 1]))
+    Traceback (most recent call last):
+    ...
+    ValueError: Samples.hits must hold values >= 0, got a minimum of -2
+    """
+    cls = type(obj).__name__
+    dtype_kinds, what = {"int": ("iu", "an array of ints"),
+                         "float": ("fiu", "an array of real numbers")}[kind]  # fmt: skip
+    like = like or names[0]
+    rows = getattr(obj, like).shape[0] if isinstance(getattr(obj, like), np.ndarray) else None
+    for field in names:
+        name, value = f"{cls}.{field}", getattr(obj, field)
+        if not isinstance(value, np.ndarray):
+            _refuse(name, value, f"{what} (numpy.ndarray)")
+        if value.dtype.kind not in dtype_kinds:
+            raise TypeError(f"{name} must be {what}, got dtype {value.dtype}")
+        if value.ndim != ndim:
+            raise ValueError(f"{name} must be a {ndim}-D array, got shape {value.shape}")
+        if rows is not None and value.shape[0] != rows:
+            raise ValueError(f"{name} must hold {rows} rows, as many as {cls}.{like}, "
+                             f"got shape {value.shape}")  # fmt: skip
+        if columns is not None and value.shape[1] != columns:
+            raise ValueError(f"{name} must have {columns} columns, got shape {value.shape}")
+        if value.size and low is not None:
+            least = value.min()
+            if not least >= low:  # NaN too
+                raise ValueError(f"{name} must hold values >= {low}, got a minimum of {least}")
+        if value.size and high is not None:
+            most = value.max()
+            if not most <= high:
+                raise ValueError(f"{name} must hold values <= {high}, got a maximum of {most}")

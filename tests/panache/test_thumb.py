@@ -148,9 +148,9 @@ def test_bad_inputs():
         Clause("always", "at_least")
     with pytest.raises(ValueError, match="three thresholds"):
         Clause("always", "ladder", value=(0, 1))
-    with pytest.raises(ValueError, match="last clause of a decision list"):
+    with pytest.raises(ValueError, match=r"clauses\[-1\] must have condition .always.*got Clause"):
         DecisionList((Clause("rolled", "stop", arg=2),))
-    with pytest.raises(TypeError, match="non-empty tuple of Clause"):
+    with pytest.raises(TypeError, match="non-empty sequence of Clause"):
         DecisionList(())
     with pytest.raises(ValueError, match=r"max_clauses must be 1\.\.5, got 6"):
         search_rules(Rules(), "ev", max_clauses=6)

@@ -95,7 +95,8 @@ MINIMAL_FOR = {
 }
 
 #: Result records: built by the library's own solves from the rules they hold. Their
-#: other fields are placeholders; the record checks its rules before looking at them.
+#: other fields are placeholders; the record checks its rules before looking at them,
+#: naming the field ``Class.rules``.
 RECORDS = {
     "panache.CommittedDuel", "panache.DuelSolution", "panache.PlayerSheet",
     "panache.ThreeSolution", "citadel.EmpiricalGame", "samarra.HiddenSolution",
@@ -210,7 +211,8 @@ def test_rules_of_another_game_a_string_or_a_list_are_a_type_error_naming_rules(
         pytest.skip(SKIPPED[qualified])
     game = qualified.split(".")[0]
     args = _arguments(qualified, signature)
+    field = rf"{obj.__name__}\." if qualified in RECORDS else ""
     for bad in (_another_games_rules(qualified), "default", ["default"]):
-        with pytest.raises(TypeError, match=rf"^rules must be a {game}\.Rules\b") as info:
+        with pytest.raises(TypeError, match=rf"^{field}rules must be a {game}\.Rules\b") as info:
             obj(**args, rules=bad)
         assert repr(bad)[:20] in str(info.value) or type(bad).__name__ in str(info.value)
