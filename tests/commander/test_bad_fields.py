@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 
 import numpy as np
@@ -11,6 +10,7 @@ import pandas as pd
 import pytest
 
 import commander as M
+from tests.fields import assert_field_refused
 
 NAN = float("nan")
 
@@ -49,10 +49,8 @@ BAD_FIELDS = [
                          ids=[f"{m}-{f}-{i}" for i, (m, f, *_) in enumerate(BAD_FIELDS)])
 def test_a_bad_field_is_named(made, field, bad, error):
     result = _made(made)
-    dataclasses.replace(result)  # what the library built passes
     bad = bad() if callable(bad) else bad
-    with pytest.raises(error, match=rf"{type(result).__name__}\.{field}\b.* must"):
-        dataclasses.replace(result, **{field: bad})
+    assert_field_refused(result, field, bad, error)
 
 
 def test_a_card_set_without_the_card_columns_is_refused():
