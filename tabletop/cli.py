@@ -163,9 +163,11 @@ def one_line_errors(main):
     ======================================================  ==============================
     :class:`UsageError` (a malformed command line), and      2 (:data:`EXIT_USAGE`)
     ``ValueError``, ``TypeError`` (a value the library
-    refuses: an option out of range, bad rules)
+    refuses: an option out of range, bad rules, a path
+    that names no file, :mod:`tabletop.files`)
     :class:`CommandError` (a finding such as a broken deck), 1 (:data:`EXIT_ERROR`)
-    ``OSError``, ``ArithmeticError`` (``OverflowError``...)
+    other ``OSError`` (a full disk, a folder it may not
+    write), ``ArithmeticError`` (``OverflowError``...)
     ``MemoryError``: the line says so and names the cure     1
     any other exception (a bug): its type and message,       1
     and how to see the traceback (:data:`TRACEBACK_ENV`)
@@ -211,8 +213,7 @@ def one_line_errors(main):
                 _report("interrupted")
                 return EXIT_INTERRUPTED
             _report(error_line(exc))
-            bad_value = isinstance(exc, ValueError | TypeError) and not isinstance(exc, OSError)
-            return EXIT_USAGE if bad_value else EXIT_ERROR
+            return EXIT_USAGE if isinstance(exc, ValueError | TypeError) else EXIT_ERROR
         except MemoryError as exc:
             detail = error_line(exc).rstrip(". ") if str(exc).strip() else "the allocation failed"
             _report(f"out of memory: {detail}; choose smaller rules or sizes")

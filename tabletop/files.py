@@ -62,8 +62,8 @@ class FolderGivenError(IsADirectoryError, ValueError):
 
 
 class FileMissingError(FileNotFoundError, ValueError):
-    """A file the user names does not exist: a bad argument (``ValueError``) and the
-    ``OSError`` the operating system would raise."""
+    """A file or folder the user names does not exist: a bad argument (``ValueError``)
+    and the ``OSError`` the operating system would raise."""
 
 
 class FileInPathError(NotADirectoryError, ValueError):

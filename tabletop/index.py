@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tabletop.cli import ArgumentParser, one_line_errors
-from tabletop.files import atomic_write_text
+from tabletop.files import FileMissingError, atomic_write_text
 from tabletop.glossary import glossary_markdown
 from tabletop.report import HEADLINE_MARK, report_dir
 
@@ -218,7 +218,7 @@ def write_index(folder: str | os.PathLike | None = None, balance: bool = False,
     ``balance`` and ``source`` as in :func:`build_index`."""
     folder = Path(folder) if folder is not None else report_dir()
     if not folder.is_dir():
-        raise FileNotFoundError(f"no report folder at {folder}")
+        raise FileMissingError(f"no report folder at {folder}")
     return atomic_write_text(folder / INDEX_NAME, build_index(folder, balance, source))
 
 
@@ -243,21 +243,17 @@ def main(argv: list[str] | None = None) -> int:
     if args.cards_only and args.report_dir is not None:  # the cards go to the card cache
         parser.error("--cards-only writes no report: drop --report-dir")
     logging.basicConfig(level=logging.INFO, format="%(message)s")
-    try:
-        folder = Path(args.report_dir) if args.report_dir is not None else report_dir()
-        if not args.cards_only and not folder.is_dir():  # before any card is computed
-            raise FileNotFoundError(f"no report folder at {folder}")
-        if not args.no_balance:
-            from tabletop.balance_table import card_requests, prefetch_cards
+    folder = Path(args.report_dir) if args.report_dir is not None else report_dir()
+    if not args.cards_only and not folder.is_dir():  # before any card is computed
+        raise FileMissingError(f"no report folder at {folder}")
+    if not args.no_balance:
+        from tabletop.balance_table import card_requests, prefetch_cards
 
-            prefetch_cards(args.jobs)
-            if args.cards_only:
-                print(f"computed {len(card_requests())} balance cards (or read them cached)")
-                return 0
-        path = write_index(args.report_dir, balance=not args.no_balance)
-    except (OSError, ValueError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
+        prefetch_cards(args.jobs)
+        if args.cards_only:
+            print(f"computed {len(card_requests())} balance cards (or read them cached)")
+            return 0
+    path = write_index(args.report_dir, balance=not args.no_balance)
     print(f"wrote {path}")
     return 0
 

@@ -154,7 +154,7 @@ def test_report_runs_the_samarra_notebooks(capsys, monkeypatch, tmp_path):
         (["solve", "--width", "8", "--length", "8"], 2, "width * length must be <= 40"),
         (["solve", "--horizon", "10"], 2, "solve ignores the horizon"),
         (["solve", "--horizon", "soon"], 2, "horizon: expected int or none, got 'soon'"),
-        (["solve", "--position", "/nonexistent/board.txt"], 1, "No such file or directory"),
+        (["solve", "--position", "/nonexistent/board.txt"], 2, "No such file or directory"),
         (["solve", "--colour", "red"], 2, "unrecognized arguments: --colour red"),
         (["setup", "--seed", "3"], 2, "unrecognized arguments: --seed 3"),
         (["play", "--black", "robot"], 2, "the kind must be one of random"),

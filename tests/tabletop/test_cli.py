@@ -326,12 +326,12 @@ BAD_COMMANDS = [
     (["commander", "battle", "--defenders", "1"], 2),
     (["tabletop.notebooks", "--jobs", "0"], 2),
     (["tabletop.index", "--bogus"], 2),
-    # values out of range: 2; files that cannot be read: 1
+    # values out of range and paths that name nothing: 2
     (["panache", "advise", "7", "7"], 2),
     (["citadel", "resolve", "32Q", "0", "0", "0"], 2),
-    (["samarra", "solve", "--position", "/nonexistent/board.txt"], 1),
+    (["samarra", "solve", "--position", "/nonexistent/board.txt"], 2),
     (["commander", "race", "--stock", "99999999999999999999999"], 2),
-    (["tabletop.index", "--report-dir", "/nonexistent/reports"], 1),
+    (["tabletop.index", "--report-dir", "/nonexistent/reports"], 2),
     # a count beyond 64 bits (once an OverflowError inside numpy) and a table larger
     # than memory (a MemoryError, or a refusal with the estimate): 2 and 1
     (["panache", "simulate", "--games", "100000000000000000000000"], 2),

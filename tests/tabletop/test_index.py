@@ -158,7 +158,7 @@ def test_command_line(tmp_path, capsys, monkeypatch):
     capsys.readouterr()
     assert main(["--report-dir", str(tmp_path), "--jobs", "0"]) == 2
     assert "--jobs must be at least 1, got 0" in capsys.readouterr().err
-    assert main(["--report-dir", str(tmp_path / "missing"), "--no-balance"]) == 1
+    assert main(["--report-dir", str(tmp_path / "missing"), "--no-balance"]) == 2
     assert capsys.readouterr().err == f"error: no report folder at {tmp_path / 'missing'}\n"
     assert main(["--cards-only", "--report-dir", str(tmp_path / "missing")]) == 2  # no work
     assert "--cards-only writes no report: drop --report-dir" in capsys.readouterr().err
