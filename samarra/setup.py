@@ -25,9 +25,10 @@ from tabletop.matrix_games import solve_zero_sum
 from tabletop.validate import (
     NON_NEGATIVE,
     PROBABILITY_DIFFERENCE,
+    PROBABILITY_TOLERANCE,
     check_fields,
     check_instance,
-    check_mix,
+    check_probabilities,
 )
 
 if TYPE_CHECKING:
@@ -76,7 +77,7 @@ class SetupGame:
         check_fields(self, value=PROBABILITY_DIFFERENCE, gap=NON_NEGATIVE)
         for name, mix, size in (("black", self.black, self.payoff.shape[0]),
                                 ("white", self.white, self.payoff.shape[1])):  # fmt: skip
-            check_mix(f"SetupGame.{name}", mix, size)
+            check_probabilities(f"SetupGame.{name}", mix, size, rounding=PROBABILITY_TOLERANCE)
 
     __eq__ = same_fields
 

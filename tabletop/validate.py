@@ -263,11 +263,15 @@ def _vector(name: str, value, what: str, items: str, size: int | None) -> np.nda
     return a
 
 
-def check_probabilities(name: str, value, size: int | None = None) -> np.ndarray:
+def check_probabilities(name: str, value, size: int | None = None, *,
+                        rounding: float = 0.0) -> np.ndarray:
     """A probability vector: 1-D, finite, non-negative, summing to 1 within 1e-9.
 
     Used for mixed strategies and exact distributions. ``size``: the length it must
-    have. Returned as a C-ordered float64 array, as given (not renormalised).
+    have. ``rounding``: how far below 0 an entry may fall (0 for an argument a user
+    gives; ``PROBABILITY_TOLERANCE`` for a strategy a solver computed, whose rounding
+    leaves entries such as -1e-17). Returned as a C-ordered float64 array, as given
+    (not renormalised). A pandas Series is read through its values.
 
     Examples
     --------
@@ -277,40 +281,17 @@ def check_probabilities(name: str, value, size: int | None = None) -> np.ndarray
     Traceback (most recent call last):
     ...
     ValueError: strategy must be non-negative and sum to 1 (within 1e-09), got [1.0, 1.0] (sum 2.0)
+    >>> check_probabilities("mix", [1.0, -1e-12], rounding=PROBABILITY_TOLERANCE).tolist()
+    [1.0, -1e-12]
     """
     p = _vector(name, value, "a probability vector", "probabilities", size)
     if not np.isfinite(p).all():
         raise ValueError(f"{name} must hold finite probabilities, got {_show(p)}")
     total = float(p.sum())
-    if (p < 0).any() or abs(total - 1.0) > PROBABILITY_TOLERANCE:
+    if (p < -rounding).any() or abs(total - 1.0) > PROBABILITY_TOLERANCE:
         raise ValueError(f"{name} must be non-negative and sum to 1 (within "
                          f"{PROBABILITY_TOLERANCE:g}), got {_show(p)} (sum {total!r})")  # fmt: skip
     return p
-
-
-def check_mix(name: str, value, size: int) -> None:
-    """A computed mixed strategy of a result class: a pandas Series or numpy array of
-    ``size`` finite probabilities, each >= 0 and summing to 1, within 1e-9 (what the
-    solvers' rounding leaves; :func:`check_probabilities` is the strict check of an
-    argument).
-
-    Examples
-    --------
-    >>> check_mix("SetupGame.black", np.array([0.5, 0.5 + 1e-12]), 2)
-    >>> check_mix("SetupGame.black", np.array([1.0, 1.0]), 2)
-    Traceback (most recent call last):
-    ...
-    ValueError: SetupGame.black must hold 2 probabilities >= 0 summing to 1 (within 1e-09), \
-got [1.0, 1.0] (sum 2.0)
-    """
-    p = np.asarray(getattr(value, "values", value))
-    if p.dtype.kind not in "fiu":
-        raise TypeError(f"{name} must hold probabilities, got {_show(p)} (dtype {p.dtype})")
-    total = float(p.sum()) if p.size else 0.0
-    if (p.shape != (size,) or not np.isfinite(p).all() or (p < -PROBABILITY_TOLERANCE).any()
-            or abs(total - 1.0) > PROBABILITY_TOLERANCE):  # fmt: skip
-        raise ValueError(f"{name} must hold {size} probabilities >= 0 summing to 1 (within "
-                         f"{PROBABILITY_TOLERANCE:g}), got {_show(p)} (sum {total!r})")  # fmt: skip
 
 
 def check_counts(name: str, value, size: int | None = None) -> np.ndarray:

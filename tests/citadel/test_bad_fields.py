@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import citadel as C
-from tests.fields import assert_field_refused
+from tests.fields import bad_field_test
 
 NAN = float("nan")
 DUEL_RULES = C.Rules(n_players=2, radius=1, capital=10, bid_step=5)
@@ -53,11 +53,7 @@ BAD_FIELDS = [
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize(("made", "field", "bad", "error"), BAD_FIELDS,
-                         ids=[f"{m}-{f}" for m, f, *_ in BAD_FIELDS])  # fmt: skip
-def test_a_bad_field_is_named(made, field, bad, error):
-    result = _made(made)
-    assert_field_refused(result, field, bad, error)
+test_a_bad_field_is_named = bad_field_test(_made, BAD_FIELDS)
 
 
 def test_a_seat_without_orders_is_refused():

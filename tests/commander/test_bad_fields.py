@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 import commander as M
-from tests.fields import assert_field_refused
+from tests.fields import bad_field_test
 
 NAN = float("nan")
 
@@ -45,12 +45,8 @@ BAD_FIELDS = [
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize(("made", "field", "bad", "error"), BAD_FIELDS,
-                         ids=[f"{m}-{f}-{i}" for i, (m, f, *_) in enumerate(BAD_FIELDS)])
-def test_a_bad_field_is_named(made, field, bad, error):
-    result = _made(made)
-    bad = bad() if callable(bad) else bad
-    assert_field_refused(result, field, bad, error)
+test_a_bad_field_is_named = bad_field_test(
+    _made, BAD_FIELDS, lambda result, made, field, bad: bad() if callable(bad) else bad)
 
 
 def test_a_card_set_without_the_card_columns_is_refused():

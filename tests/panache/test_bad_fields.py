@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import panache as P
-from tests.fields import assert_field_refused
+from tests.fields import bad_field_test
 
 NAN = float("nan")
 
@@ -53,11 +53,7 @@ BAD_FIELDS = [
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize(("made", "field", "bad", "error"), BAD_FIELDS,
-                         ids=[f"{m}-{f}" for m, f, *_ in BAD_FIELDS])  # fmt: skip
-def test_a_bad_field_is_named(made, field, bad, error):
-    result = _made(made)
-    assert_field_refused(result, field, bad, error)
+test_a_bad_field_is_named = bad_field_test(_made, BAD_FIELDS)
 
 
 BAD_CALLS = [

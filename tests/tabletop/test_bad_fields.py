@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import tabletop as T
-from tabletop.validate import check_array_fields, check_mix
+from tabletop.validate import PROBABILITY_TOLERANCE, check_array_fields, check_probabilities
 
 NAN = float("nan")
 V = {c: float(len(c) >= 2) for n in (1, 2, 3) for c in itertools.combinations("ABC", n)}
@@ -68,7 +68,10 @@ def test_array_fields(hits, rounds, error, message):
 
 
 def test_a_mix_allows_rounding_only():
-    check_mix("Game.row", np.array([0.5, 0.5 + 1e-12, -1e-12]), 3)
-    for bad in (np.array([0.5, 0.6, 0.0]), np.array([0.5, 0.5]), np.array([1.5, -0.5, 0.0])):
-        with pytest.raises(ValueError, match=r"Game\.row must hold 3 probabilities"):
-            check_mix("Game.row", bad, 3)
+    check_probabilities("Game.row", np.array([0.5, 0.5 + 1e-12, -1e-12]), 3,
+                        rounding=PROBABILITY_TOLERANCE)
+    for bad, message in ((np.array([0.5, 0.6, 0.0]), "must be non-negative and sum to 1"),
+                         (np.array([0.5, 0.5]), "must hold 3 probabilities"),
+                         (np.array([1.5, -0.5, 0.0]), "must be non-negative and sum to 1")):
+        with pytest.raises(ValueError, match=rf"Game\.row {message}"):
+            check_probabilities("Game.row", bad, 3, rounding=PROBABILITY_TOLERANCE)
