@@ -306,10 +306,13 @@ def test_regret_matching_shows_a_bar_only_when_asked(capsys):
 def _reply_by_iteration(gain, stay, worst, rounds=20_000):
     """The opponent's best reply to a fixed mixed strategy by value iteration over every
     policy, stationary or not: w_{k+1} = worst_j (gain_j + stay_j w_k) from w_0 = 0 (a
-    game still looping after k rounds scores the draw, 0)."""
+    game still looping after k rounds scores the draw, 0). The sequence is monotone
+    from w_0 = 0, so it ends once a round leaves it unchanged."""
     w = 0.0
     for _ in range(rounds):
-        w = worst(gain + stay * w)
+        w, previous = worst(gain + stay * w), w
+        if w == previous:
+            break
     return float(w)
 
 
