@@ -95,7 +95,7 @@ def duel_value_iteration(rules: Rules, n_dirs, s_dirs, iterations: int = 400, to
     return V
 
 
-def sides_fixed_points(rules: Rules, side_a, bisections: int = 60, tol: float = 1e-12):
+def sides_fixed_points(rules: Rules, side_a, bisections: int = 42, tol: float = 1e-12):
     """Value of the two-sides game (pooled capitals, one combined order per side, each
     side pulling toward its members' lines) at every state, by plain means: orders
     enumerated and resolved by the reference resolution, walls and corner scores
@@ -106,6 +106,9 @@ def sides_fixed_points(rules: Rules, side_a, bisections: int = 60, tol: float = 
     With ``min_bid`` > 0 every member writes: the authors their amount, the others the
     smallest legal amount the same way; a pool short of that lets ``pool // smallest``
     members write the smallest amount (none: everyone abstains).
+
+    ``bisections``: halvings of [0, 1]; 42 leave 2.3e-13, below ``tol`` and far below
+    the tests' 1e-8.
 
     Returns a dict ``(x, y, capital A, capital B) -> value`` (A's score minus B's).
     """
