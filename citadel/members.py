@@ -77,7 +77,13 @@ from citadel.sides import (
 from tabletop.budget import Estimate, check_memory, progress_bar, show_progress
 from tabletop.frozen import same_fields
 from tabletop.jit import jit
-from tabletop.validate import check_bool, check_fields, check_instance
+from tabletop.validate import (
+    NON_NEGATIVE,
+    PROBABILITY_DIFFERENCE,
+    check_bool,
+    check_fields,
+    check_instance,
+)
 
 __all__ = ["MemberResponse", "member_response", "member_response_size"]
 
@@ -146,7 +152,9 @@ class MemberResponse:
     __eq__ = same_fields
 
     def __post_init__(self):
-        check_fields(self, respond=(0, 1), states=(0, None), pairs=(0, None), orders=(0, None))
+        check_fields(self, value=PROBABILITY_DIFFERENCE, abstraction=PROBABILITY_DIFFERENCE,
+                     respond=(0, 1), states=(0, None), pairs=(0, None), orders=(0, None),
+                     seconds=NON_NEGATIVE)  # fmt: skip
 
     @property
     def gain(self) -> float:

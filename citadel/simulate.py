@@ -100,6 +100,10 @@ class GameSamples:
 
     def __post_init__(self):
         check_fields(self)
+        if not 2 <= len(self.seats) <= 4 or len(set(self.seats)) != len(self.seats) or \
+                not set(self.seats) <= {"N", "E", "S", "W"}:  # fmt: skip
+            raise ValueError(f"GameSamples.seats must name 2 to 4 distinct seats among N, E, S, "
+                             f"W, got {self.seats!r}")  # fmt: skip
         seats = len(self.seats)
         check_array_fields(self, ("scores",), "float", ndim=2, columns=seats, low=0, high=1)
         check_array_fields(self, ("rounds",), "int", low=0, like="scores")

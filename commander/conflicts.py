@@ -32,7 +32,14 @@ import numpy as np
 
 from commander.rules import Rules
 from tabletop.frozen import same_fields
-from tabletop.validate import PROBABILITY, check_bool, check_fields, check_int
+from tabletop.validate import (
+    PROBABILITY,
+    PROBABILITY_TOLERANCE,
+    check_bool,
+    check_fields,
+    check_int,
+    check_probabilities,
+)
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -315,6 +322,7 @@ class BattleOdds:
     def __post_init__(self):
         check_fields(self, p_attacker=PROBABILITY, p_capture=PROBABILITY,
                      expected_bankruptcy=(0.0, None))
+        check_probabilities("BattleOdds.margin", self.margin, rounding=PROBABILITY_TOLERANCE)
 
 
 def battle_odds(

@@ -343,6 +343,10 @@ def simulate_economy(
     decks = list(decks)
     for i, deck in enumerate(decks):
         check_instance(f"decks[{i}]", deck, Deck)
+    if strategies is not None and (isinstance(strategies, str | Strategy)
+                                   or not hasattr(strategies, "__iter__")):  # fmt: skip
+        raise TypeError(f"strategies must be a sequence of Strategy, one per player, or None, "
+                        f"got {strategies!r:.80}")  # fmt: skip
     strategies = [Strategy()] * len(decks) if strategies is None else list(strategies)
     allow_large = check_bool("allow_large", allow_large)
     data = kernel_inputs(rules, list(decks), cards, strategies, max_rounds)

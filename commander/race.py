@@ -105,6 +105,18 @@ class RaceResult:
 
     def __post_init__(self):
         check_fields(self)
+        found = (self.win_turn, self.doublons_left, self.net_cost)
+        if (self.win_turn is None) != (self.doublons_left is None) or \
+                (self.win_turn is None) != (self.net_cost is None):  # fmt: skip
+            raise ValueError(f"RaceResult.win_turn, .doublons_left and .net_cost must be all "
+                             f"None (no win within the horizon) or all ints, got {found!r}")
+        if self.win_turn is not None:
+            check_int("RaceResult.win_turn", self.win_turn, 1)
+            check_int("RaceResult.doublons_left", self.doublons_left, 0)
+            if len(self.plan) != self.win_turn - 1:
+                raise ValueError(f"RaceResult.plan must hold one transaction per turn before "
+                                 f"RaceResult.win_turn ({self.win_turn - 1}), got "
+                                 f"{len(self.plan)}")  # fmt: skip
 
 
 #: Cells of the ``(turn, gold, stock)`` table :func:`race_table` goes through per second

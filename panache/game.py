@@ -43,7 +43,7 @@ from tabletop.budget import Chunks, Estimate, check_memory, progress_bar, show_p
 from tabletop.frozen import memoize, read_only, same_fields
 from tabletop.seeding import check_count, chunk_seeds
 from tabletop.stats import proportion_ci
-from tabletop.validate import check_fields
+from tabletop.validate import check_array_fields, check_fields
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -97,6 +97,10 @@ class GameResults:
 
     def __post_init__(self):
         check_fields(self)
+        seats = len(self.agents)
+        check_array_fields(self, ("winners",), "int", low=-1, high=seats - 1)
+        check_array_fields(self, ("elimination_order",), "int", ndim=2, columns=seats, low=-1,
+                           high=seats - 1, like="winners")  # fmt: skip
 
     def win_rates(self, level: float = 0.95) -> pd.DataFrame:
         """Win rate of each seat with its Wilson confidence interval."""

@@ -320,6 +320,30 @@ def _label(faces) -> str:
     return " ".join(map(str, faces)) or "-"
 
 
+def _situation_entries(situations, n: int, space, table_offset) -> list[int]:
+    """The policy entries of ``situations`` (``(set_aside, rolled)`` pairs of ``n``
+    dice), each checked: a ``TypeError`` or ``ValueError`` naming the bad item."""
+    if isinstance(situations, str | bytes) or not hasattr(situations, "__iter__"):
+        raise TypeError(f"situations must be a sequence of (set_aside, rolled) pairs, "
+                        f"got {situations!r:.80}")  # fmt: skip
+    entries = []
+    for i, item in enumerate(situations):
+        if isinstance(item, str | bytes) or not hasattr(item, "__len__") or len(item) != 2:
+            raise ValueError(f"situations[{i}] must be a (set_aside, rolled) pair of dice "
+                             f"lists, got {item!r:.80}")  # fmt: skip
+        set_aside, rolled = item
+        set_aside = check_faces(f"situations[{i}] set_aside", set_aside)
+        rolled = check_faces(f"situations[{i}] rolled", rolled)
+        if not rolled or len(set_aside) + len(rolled) != n:
+            raise ValueError(
+                f"each situation must hold n_dice={n} dice, at least one rolled; "
+                f"got set_aside={set_aside}, rolled={rolled}"
+            )
+        a, r = space.index(set_aside), space.index(rolled)
+        entries.append(int(table_offset[a] + r - space.size_offset[len(rolled)]))
+    return entries
+
+
 def duel_keeps(rules: Rules | None = None, opponent_points: int = 20, situations=None,
                count: int = 8) -> pd.DataFrame:  # fmt: skip
     """The solved duel's keep in given situations, for every number of own points.
@@ -362,6 +386,8 @@ def duel_keeps(rules: Rules | None = None, opponent_points: int = 20, situations
     n = rules.n_dice
     space = dice_space(n)
     table_offset, entry_a, entry_r = policy_layout(n)
+    if situations is not None:  # checked before the duel is solved
+        given = _situation_entries(situations, n, space, table_offset)
     sol = solve_duel(rules)
     kept = np.array([sol.turn_policy(a, b).kept for a in range(1, top + 1)])
     ev = solve_turn(rules, "ev").policy.kept
@@ -380,24 +406,7 @@ def duel_keeps(rules: Rules | None = None, opponent_points: int = 20, situations
                 per_hand[entry_a[e]] = per_hand.get(entry_a[e], 0) + 1
                 chosen.append(int(e))
     else:
-        chosen = []
-        if isinstance(situations, str | bytes) or not hasattr(situations, "__iter__"):
-            raise TypeError(f"situations must be a sequence of (set_aside, rolled) pairs, "
-                            f"got {situations!r:.80}")  # fmt: skip
-        for i, item in enumerate(situations):
-            if isinstance(item, str | bytes) or not hasattr(item, "__len__") or len(item) != 2:
-                raise ValueError(f"situations[{i}] must be a (set_aside, rolled) pair of dice "
-                                 f"lists, got {item!r:.80}")  # fmt: skip
-            set_aside, rolled = item
-            set_aside = check_faces(f"situations[{i}] set_aside", set_aside)
-            rolled = check_faces(f"situations[{i}] rolled", rolled)
-            if not rolled or len(set_aside) + len(rolled) != n:
-                raise ValueError(
-                    f"each situation must hold n_dice={n} dice, at least one rolled; "
-                    f"got set_aside={set_aside}, rolled={rolled}"
-                )
-            a, r = space.index(set_aside), space.index(rolled)
-            chosen.append(int(table_offset[a] + r - space.size_offset[len(rolled)]))
+        chosen = given
     names = [f"{_label(space.faces(entry_a[e]))} | {_label(space.faces(entry_r[e]))}"
              for e in chosen]  # fmt: skip
     frame = pd.DataFrame(

@@ -33,7 +33,7 @@ from panache.dice import DiceSpace, dice_space
 from panache.policy import TurnPolicy, policy_layout, tabulate_policy
 from panache.rules import Rules
 from tabletop.frozen import memoize, same_fields
-from tabletop.validate import check_fields
+from tabletop.validate import PROBABILITY_TOLERANCE, check_fields, check_probabilities
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -252,6 +252,8 @@ class TurnDistribution:
 
     def __post_init__(self):
         check_fields(self, expected_dice=(0.0, None), expected_rolls=(0.0, None))
+        check_probabilities("TurnDistribution.distribution", self.distribution,
+                            rounding=PROBABILITY_TOLERANCE)  # fmt: skip
 
     def expect(self, rules: Rules, utility) -> float:
         """Expected utility (see :func:`utility_vector`) of the total."""

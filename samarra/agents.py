@@ -81,6 +81,17 @@ class View:
 
     def __post_init__(self):
         check_fields(self, side=(0, 1), enemy_dead=(0, 3))
+        if len(self.own) != 3:
+            raise ValueError(f"View.own must hold 3 cells (servant, merchant, Death; -1 dead), "
+                             f"got {self.own!r}")  # fmt: skip
+        for i, cell in enumerate(self.own):
+            check_int(f"View.own[{i}]", cell, -1)
+        if len(self.tents) != 3 - self.enemy_dead:
+            raise ValueError(f"View.tents must hold the {3 - self.enemy_dead} live enemy figures "
+                             f"(3 - View.enemy_dead), got {self.tents!r}")  # fmt: skip
+        for i, (cell, identity) in enumerate(self.tents):
+            check_int(f"View.tents[{i}][0]", cell, 0)
+            check_int(f"View.tents[{i}][1]", identity, -1, 2)
 
     @classmethod
     def of(cls, position: Position, side: int) -> View:

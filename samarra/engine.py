@@ -404,6 +404,10 @@ def tie_break(position: Position) -> int | None:
     return BLACK if rows[0] < rows[1] else WHITE
 
 
+#: How a played game can end: a win, or the tie-break's adjudication and why.
+END_REASONS = ("win", "repetition", "no_action", "max_actions", "horizon")
+
+
 @dataclass(frozen=True)
 class GameResult:
     """How a played game ended: ``winner`` (None: draw), ``reason``, actions played.
@@ -437,7 +441,7 @@ class GameResult:
     final: Position
 
     def __post_init__(self):
-        check_fields(self, winner=(BLACK, WHITE), n_actions=(0, None))
+        check_fields(self, winner=(BLACK, WHITE), reason=END_REASONS, n_actions=(0, None))
 
 
 class Game:

@@ -49,7 +49,12 @@ from samarra.information import action_code, public_token
 from samarra.position import Position, start_position
 from samarra.rules import SERVANT, SIDES
 from tabletop.seeding import as_generator, check_count
-from tabletop.validate import check_fields, check_instance
+from tabletop.validate import (
+    PROBABILITY_DIFFERENCE,
+    PROBABILITY_TOLERANCE,
+    check_fields,
+    check_instance,
+)
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -307,7 +312,18 @@ class AgentExploitability:
     self_play: float
 
     def __post_init__(self):
-        check_fields(self, exploitability=(0.0, None))
+        payoff = PROBABILITY_DIFFERENCE  # Black's payoff: +1 win, -1 loss
+        check_fields(self, value=payoff, black=payoff, white=payoff, exploitability=(0.0, None),
+                     self_play=payoff)  # fmt: skip
+        slack = PROBABILITY_TOLERANCE
+        if not self.black - slack <= self.value <= self.white + slack:
+            raise ValueError(f"AgentExploitability.value must lie between "
+                             f"AgentExploitability.black and .white (what the agent guarantees "
+                             f"and concedes), got {self.black!r} <= {self.value!r} <= "
+                             f"{self.white!r}")  # fmt: skip
+        if abs(self.exploitability - (self.white - self.black) / 2) > slack:
+            raise ValueError(f"AgentExploitability.exploitability must be (white - black) / 2 = "
+                             f"{(self.white - self.black) / 2!r}, got {self.exploitability!r}")
 
 
 def agent_exploitability(solution: HiddenSolution, agent, seed=None,

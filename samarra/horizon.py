@@ -291,6 +291,10 @@ class HorizonSolution:
 
     def __post_init__(self):
         check_fields(self)
+        for i, setup in enumerate(self.setups):
+            if not isinstance(setup, str):
+                raise TypeError(f"HorizonSolution.setups[{i}] must be a setup string such as "
+                                f"'SMD', got {setup!r} ({type(setup).__name__})")  # fmt: skip
         check_array_fields(self, ("payoff",), "int", ndim=3, low=-1, high=1)
         pairs = (len(self.setups),) * 2
         if self.payoff.shape[1:] != pairs:

@@ -401,7 +401,8 @@ def parse_position(text: str, rules: Rules | None = None) -> Position:
         except ValueError:
             raise _parse_error(line, "unknown or malformed line") from None
     if len(rows) != rules.length:
-        raise ValueError(f"expected {rules.length} board rows, got {len(rows)}")
+        raise ValueError(f"text must hold the {rules.length} board rows of rules.length="
+                         f"{rules.length}, got {len(rows)}")  # fmt: skip
     cells, revealed = [-1] * 6, [False] * 6
     for k, line in enumerate(rows):
         row = rules.length - 1 - k

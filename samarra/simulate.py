@@ -250,6 +250,9 @@ def tournament(rules: Rules, agents: dict, n_games: int, seed=None,
         raise TypeError(f"pairings must be a list of (black name, white name) or None, got "
                         f"{pairings!r:.80}")  # fmt: skip
     pairings = list(pairings)
+    if not pairings:
+        raise ValueError("pairings must name at least one (black name, white name) pair, "
+                         "got []; None plays every pair")  # fmt: skip
     for pair in pairings:
         if not isinstance(pair, tuple | list) or len(pair) != 2 or pair[0] not in agents \
                 or pair[1] not in agents:  # fmt: skip

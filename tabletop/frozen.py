@@ -240,7 +240,9 @@ def _check_unkeyed(name: str, value) -> None:
 def _key_maker(signature: inspect.Signature) -> Callable:
     """``key(args, kwargs)``: the call's arguments by name in the signature's order, its
     defaults filled in, :data:`UNKEYED` left out, and the unkeyed arguments given;
-    ``TypeError`` when they do not fit the signature.
+    ``TypeError`` when they do not fit the signature. Each argument enters the key with
+    its type: ``0`` and ``False`` (or ``1.0`` and ``1``) are equal in Python, but a
+    function that refuses one must not be handed the answer it computed for the other.
 
     A signature of plain parameters (no ``*args``, ``**kwargs`` or positional-only
     ones) is matched directly, several times faster than ``Signature.bind``; any
@@ -253,7 +255,7 @@ def _key_maker(signature: inspect.Signature) -> Callable:
         bound = signature.bind(*args, **kwargs)
         bound.apply_defaults()
         arguments = bound.arguments
-        key = tuple((n, v) for n, v in arguments.items() if n not in UNKEYED)
+        key = tuple((n, type(v), v) for n, v in arguments.items() if n not in UNKEYED)
         return key, {n: arguments[n] for n in UNKEYED if n in arguments}
 
     if not all(p.kind in plain for p in params):
@@ -270,7 +272,7 @@ def _key_maker(signature: inspect.Signature) -> Callable:
         values = {**defaults, **dict(zip(names, args, strict=False)), **kwargs}  # args: a prefix
         if len(values) < len(names):
             return bound_key(args, kwargs)  # a required argument is missing
-        return tuple((n, values[n]) for n in kept), {n: values[n] for n in unkeyed}
+        return tuple((n, type(values[n]), values[n]) for n in kept), {n: values[n] for n in unkeyed}
 
     return key
 
@@ -302,9 +304,10 @@ def memoize(maxsize: int | None = 128) -> Callable:
     their pandas objects and containers. ``cache_info`` and ``cache_clear`` work as
     for ``lru_cache``.
 
-    The key is the call's arguments by name, its defaults filled in, so that a value
-    passed by position, by keyword or left to its default is one entry; the
-    arguments of :data:`UNKEYED` (``progress``) are left out of it.
+    The key is the call's arguments by name and type, its defaults filled in, so that a
+    value passed by position, by keyword or left to its default is one entry, while
+    ``flag=0`` is not the entry of ``flag=False``; the arguments of :data:`UNKEYED`
+    (``progress``) are left out of it.
 
     Examples
     --------

@@ -155,6 +155,9 @@ class SweepResult:
 
     def __post_init__(self):
         check_fields(self, n_tasks=(0, None), n_cached=(0, None))
+        if self.n_cached > self.n_tasks:
+            raise ValueError(f"SweepResult.n_cached must be at most SweepResult.n_tasks "
+                             f"({self.n_tasks}), got {self.n_cached}")  # fmt: skip
 
     @property
     def ok(self) -> bool:

@@ -4,6 +4,9 @@ with an estimate)."""
 
 from __future__ import annotations
 
+import dataclasses
+
+import numpy as np
 import pytest
 
 import citadel
@@ -162,3 +165,133 @@ def test_a_huge_card_is_refused_before_the_exact_solves(monkeypatch):
     monkeypatch.setattr(panache.analyses, "solve_duel", no_solve)
     with pytest.raises(MemoryError, match=r"panache\.simulate_games"):
         panache.balance(panache.Rules(n_dice=2, start_points=4), n_games=10**15)
+
+
+# ---- a fifth probe's findings: results built by hand, cache keys, checks before work ----
+
+
+def _panache_results():
+    rules = panache.Rules(n_dice=3, start_points=6)
+    turn = panache.evaluate_policy(rules, panache.human_policy(rules, "best_die"))
+    games = panache.simulate_games(rules, [panache.Agent.heuristic(), panache.Agent.random()],
+                                   20, seed=1)  # fmt: skip
+    return turn, games
+
+
+def _position():
+    return samarra.start_position(samarra.Rules(length=3), "SMD", "DSM")
+
+
+HAND_BUILT = {
+    "a sweep with more tasks cached than run": (
+        lambda: dataclasses.replace(tabletop.sweep(lambda x, seed: {"y": x}, {"x": [1, 2]},
+                                                   seed=0, jobs=1), n_cached=5),
+        ValueError, r"SweepResult\.n_cached must be at most SweepResult\.n_tasks \(2\), got 5"),
+    "a turn's law summing to 2": (
+        lambda: dataclasses.replace(_panache_results()[0],
+                                    distribution=_panache_results()[0].distribution * 2),
+        ValueError, r"TurnDistribution\.distribution must be non-negative and sum to 1"),
+    "fractional winners": (
+        lambda: dataclasses.replace(_panache_results()[1], winners=np.full(20, 0.5)),
+        TypeError, r"GameResults\.winners must be an array of ints"),
+    "a winner beyond the seats": (
+        lambda: dataclasses.replace(_panache_results()[1], winners=np.full(20, 2)),
+        ValueError, r"GameResults\.winners must hold values <= 1"),
+    "a pawn step of 2": (lambda: citadel.Resolution((2, 0), (1, 1), (0, 0)),
+                         ValueError, r"Resolution\.step\[0\] must be -1\.\.1, got 2"),
+    "a negative payment": (lambda: citadel.Resolution((0, 0), (-1, 0), (0, 0)),
+                           ValueError, r"Resolution\.pays\[0\] must be >= 0, got -1"),
+    "a fee of 2": (lambda: citadel.Resolution((0, 0), (1, 1), (2, 0)),
+                   ValueError, r"Resolution\.fee\[0\] must be 0\.\.1, got 2"),
+    "a NaN score": (
+        lambda: citadel.GameRecord((float("nan"), 0.0), 3,
+                                   citadel.initial_state(citadel.Rules(n_players=2)), ()),
+        ValueError, r"GameRecord\.scores\[0\] must be a finite number in \[0\.0, 1\.0\], got nan"),
+    "a score of 2": (
+        lambda: citadel.GameRecord((2.0, 0.0), 3,
+                                   citadel.initial_state(citadel.Rules(n_players=2)), ()),
+        ValueError, r"GameRecord\.scores\[0\] must be a finite number"),
+    "a NaN member response": (
+        lambda: citadel.MemberResponse(float("nan"), 0.0, 0, "NE", np.arange(3), np.arange(3),
+                                       np.zeros(3), 1, 1, 1, 0.1),
+        ValueError, r"MemberResponse\.value must be a finite number"),
+    "one seat for two columns of scores": (
+        lambda: citadel.GameSamples(np.zeros((2, 2)), np.zeros(2, int), np.zeros((2, 2), int),
+                                    np.zeros((2, 2), int), ("N",), ("random", "random")),
+        ValueError, r"GameSamples\.seats must name 2 to 4 distinct seats"),
+    "an unknown end of a game": (lambda: samarra.GameResult(0, "boredom", 3, _position()),
+                                 ValueError, r"GameResult\.reason must be one of"),
+    "a view with two own figures": (
+        lambda: samarra.View(0, (0, 1), (False, False), ((6, -1), (7, -1), (8, -1)), 0,
+                             (False, False), _position()),
+        ValueError, r"View\.own must hold 3 cells"),
+    "a NaN agent value": (lambda: samarra.AgentExploitability(float("nan"), 0.3, 1.0, 0.35, 0.5),
+                          ValueError, r"AgentExploitability\.value must be a finite number"),
+    "an agent value beyond the payoffs": (
+        lambda: samarra.AgentExploitability(2.0, 0.3, 1.0, 0.35, 0.5),
+        ValueError, r"AgentExploitability\.value must be a finite number"),
+    "an exploitability that is not half the gap": (
+        lambda: samarra.AgentExploitability(0.5, 0.3, 1.0, 0.1, 0.5),
+        ValueError, r"AgentExploitability\.exploitability must be \(white - black\) / 2"),
+    "a tournament of no pairing": (
+        lambda: samarra.tournament(samarra.Rules(length=3), {"r": samarra.RandomAgent()}, 2,
+                                   seed=0, pairings=[]),
+        ValueError, r"pairings must name at least one"),
+    "a margin law summing to 3": (
+        lambda: dataclasses.replace(_battle(), margin=_battle().margin * 3),
+        ValueError, r"BattleOdds\.margin must be non-negative and sum to 1"),
+    "a race won before it starts": (
+        lambda: dataclasses.replace(commander.solve_race(commander.Rules(), gold=0, doublons=5,
+                                                         stock=10, income=4), win_turn=-1),
+        ValueError, r"RaceResult\.win_turn must be >= 1, got -1"),
+    "one Strategy for a list of them": (
+        lambda: commander.simulate_economy(commander.Rules(), *_commander_inputs(),
+                                           strategies=commander.Strategy(), n=10, seed=1),
+        TypeError, r"strategies must be a sequence of Strategy"),
+    "a board text of another length": (
+        lambda: samarra.parse_position(
+            samarra.format_position(samarra.start_position(samarra.Rules(), "SMD", "SMD")),
+            samarra.Rules(length=3)),
+        ValueError, r"text must hold the 3 board rows of rules\.length=3, got 5"),
+    "setups that are not setups": (
+        lambda: dataclasses.replace(samarra.solve_horizon(samarra.Rules(length=3),
+                                                          max_horizon=1), setups=[1, 2]),
+        TypeError, r"HorizonSolution\.setups\[0\] must be a setup string"),
+}  # fmt: skip
+
+
+def _battle():
+    return commander.battle_odds("tactical", [1, 2, 3], 2, [1, 2], 1, target_value=1)
+
+
+def _commander_inputs():
+    cards = commander.load_cards()
+    return list(commander.load_decks(None, cards).values())[:2], cards
+
+
+@pytest.mark.parametrize("case", HAND_BUILT)
+def test_a_fifth_probe_finds_a_clear_error(case):
+    call, error, message = HAND_BUILT[case]
+    with pytest.raises(error, match=message):
+        call()
+
+
+def test_a_cached_answer_is_not_handed_to_an_argument_of_another_type():
+    """``allow_large=0`` equals ``False`` in Python: the cached duel of ``False`` must
+    not answer it; the function's own check refuses it."""
+    rules = panache.Rules(n_dice=3, start_points=6)
+    panache.solve_duel(rules)
+    with pytest.raises(TypeError, match=r"allow_large must be True or False, got 0 \(int\)"):
+        panache.solve_duel(rules, allow_large=0)
+
+
+def test_situations_are_checked_before_the_duel_is_solved(monkeypatch):
+    import panache.guide
+
+    def no_solve(*args, **kwargs):
+        raise AssertionError("the duel was solved before the situations were checked")
+
+    monkeypatch.setattr(panache.guide, "solve_duel", no_solve)
+    with pytest.raises(ValueError, match=r"situations\[0\] set_aside must hold faces"):
+        panache.duel_keeps(panache.Rules(n_dice=3, start_points=6), 4,
+                           situations=[((7,), (6, 5))])  # fmt: skip

@@ -106,7 +106,7 @@ def _bound_key(signature, args, kwargs):
     bound = signature.bind(*args, **kwargs)
     bound.apply_defaults()
     arguments = bound.arguments
-    return (tuple((n, v) for n, v in arguments.items() if n != "progress"),
+    return (tuple((n, type(v), v) for n, v in arguments.items() if n != "progress"),
             {n: v for n, v in arguments.items() if n == "progress"})  # fmt: skip
 
 
@@ -119,6 +119,24 @@ def _variadic(a, /, b=2, *more, progress=None, **rest): ...
 CALLS = [((1,), {}), ((1, 5), {}), ((1,), {"b": 5}), ((), {"a": 1, "c": 4, "progress": False}),
          ((1, 2, 3), {}), ((1,), {"a": 1}), ((), {}), ((1,), {"d": 1}), ((), {"b": 1}),
          ((1, 2), {"c": 1, "progress": True}), ((1,), {"progress": "yes"})]  # fmt: skip
+
+
+def test_an_equal_value_of_another_type_is_checked_not_served_from_the_cache():
+    """``0 == False`` and ``1.0 == 1`` in Python: a cached answer for one is not the
+    answer for the other, which the function checks (and here refuses)."""
+
+    @memoize(maxsize=4)
+    def strict(n, *, flag=False):
+        if type(flag) is not bool or type(n) is not int:
+            raise TypeError(f"bad argument: n={n!r}, flag={flag!r}")
+        return {"n": n}
+
+    strict(2, flag=False)
+    with pytest.raises(TypeError, match="flag=0"):
+        strict(2, flag=0)
+    with pytest.raises(TypeError, match=r"n=2\.0"):
+        strict(2.0)
+    assert strict.cache_info().currsize == 1  # the refused calls stored nothing
 
 
 @pytest.mark.parametrize("function", [_plain, _variadic])
