@@ -37,7 +37,8 @@ its states, the stored mover chance minus the mover's best one-turn reply comput
 afresh, taken on **both sides** (a stored value above every reply is no
 equilibrium value either), and the most any counter decision of a held exchange
 (below) loses to its best; at most ``REGRET_TOLERANCE`` (1e-9) in an exact
-equilibrium, else the epsilon of an approximate one.
+equilibrium, else the one-turn regret of an approximate one (a bound on what a
+deviation for one turn gains, not on a whole change of strategy).
 
 An exchange can have several equilibria in its counter decisions. Each plays the
 first pure one in the order of :func:`panache._three_kernels.exchange` (counters
@@ -58,7 +59,7 @@ pure or mixed, are listed by :attr:`ThreeSolution.held` and counted per class in
 ``classes["held_exchanges"]``; the states whose mover mixes two plans are listed by
 :attr:`ThreeSolution.mixed` with the chance of each (:meth:`ThreeSolution.mixture`).
 The decisions, the three-player agent and the game simulator play both. A class
-the search leaves unsolved keeps its fictitious-play values and epsilon
+the search leaves unsolved keeps its fictitious-play values and one-turn regret
 (``method`` in :attr:`ThreeSolution.classes` says "counter switch" when such a
 switch lies near its values, "not found" otherwise). At default rules 17,584 of the
 21,360 classes (82.3%) are exact, 486 of them with held exchanges (192 with an
@@ -133,8 +134,8 @@ def _cycles(top: int) -> tuple[np.ndarray, np.ndarray]:
 @dataclass(frozen=True, eq=False)
 class ThreeSolution:
     """The three-player game solved: exactly in the classes whose ``regret`` is at most
-    1e-9 (all of them when ``exact``), elsewhere an epsilon-equilibrium with that
-    regret as its epsilon.
+    1e-9 (all of them when ``exact``), elsewhere an approximate equilibrium with that
+    one-turn regret.
 
     :func:`solve_three` caches the solve and hands each call its own copy of the
     pandas objects (edit them at will: the cache keeps its own); the arrays behind the
@@ -193,8 +194,8 @@ class ThreeSolution:
 
     @property
     def max_regret(self) -> float:
-        """The largest two-sided one-turn gap of any mover in any state (the epsilon
-        of the solution as an epsilon-equilibrium; at most 1e-9 when ``exact``)."""
+        """The largest two-sided one-turn gap of any mover in any state (the
+        solution's largest one-turn regret; at most 1e-9 when ``exact``)."""
         return float(self.classes["regret"].max())
 
     @property
