@@ -8,7 +8,8 @@ cards of two variants line up (``python -m citadel compare``).
 The exact rows and their abstractions (see :mod:`citadel.whole_game` and
 :mod:`citadel.coalitions`): amounts on a bid grid (the finest grid that keeps the
 card within its time budget at the default rules: 5 for the duel, checked against
-the grid twice as coarse, 50 for the coalitions; a grid is always a multiple of
+the grid twice as coarse and against a finer one, 2, on which the draw chance and the
+worth of a lead are solved again; 50 for the coalitions; a grid is always a multiple of
 ``bid_step``), and a game that stalls for ever is a draw. The 1 vs 1 solve lets each
 side write any of the eight directions, as the rules do (``duel_directions``); the
 coalition solves let each side write only its own directions. The card measures what
@@ -62,11 +63,19 @@ METRICS = (
     Metric("duel_value_lead_coarse", "exact", "P(N wins) - P(S wins)",
            "the same one-row lead on the coarser grid {coarse_grid}: how far the values "
            "still move as the grid refines"),
+    Metric("duel_fine_grid", "exact", "points",
+           "the finer bid grid on which the 1 vs 1 lead and draw chance are solved again "
+           "(a setting)"),
+    Metric("duel_value_lead_fine", "exact", "P(N wins) - P(S wins)",
+           "the same one-row lead on the finer grid {fine_grid}"),
     Metric("duel_draw_start", "exact", "probability",
            "P(the 1 vs 1 game from the start is drawn: it stalls for ever, or the capital "
            "runs out) when both play the computed equilibrium (stall_odds, bid grid "
            "{duel_grid}, {duel_directions}); another optimal strategy pair may draw more "
            "or less"),
+    Metric("duel_draw_start_fine", "exact", "probability",
+           "the same draw chance on the finer grid {fine_grid} (stall_odds, "
+           "{duel_directions}): how far it still moves as the grid refines"),
     Metric("duel_exploitability_compass", "exact", "score (range 2)",
            "what two best responses free to write any of the eight directions gain together "
            "against the 1 vs 1 solution of grid {duel_grid}, {duel_directions} "
@@ -111,7 +120,7 @@ VERDICT = {
 }  # fmt: skip
 
 #: Rows of the card that say how the abstraction was set up, not what it found.
-SETTINGS = ("duel_grid", "duel_coarse_grid")
+SETTINGS = ("duel_grid", "duel_coarse_grid", "duel_fine_grid")
 
 
 def grid_for(rules: Rules, grid: int, name: str = "grid") -> int:
@@ -129,7 +138,7 @@ def grid_for(rules: Rules, grid: int, name: str = "grid") -> int:
 def balance(rules: Rules | None = None, *, n_games: int = 20_000, seed=0,
             duel_grid: int = 5, coalition_grid: int = 50, jobs: int = 2,
             compass: bool = True, compass_capital: int = COMPASS_BOARD["capital"],
-            duel_directions: str = "all"):  # fmt: skip
+            duel_directions: str = "all", fine_grid: int = 2):  # fmt: skip
     """The balance card of ``rules`` (default: the rules of docs/rules.md).
 
     Parameters
@@ -146,6 +155,10 @@ def balance(rules: Rules | None = None, *, n_games: int = 20_000, seed=0,
         Bid grid of the 1 vs 1 solve, rounded up to a multiple of bid_step
         (:func:`grid_for`; default 5); the solve is repeated on a grid twice as coarse
         (rounded likewise) to show how far the values still move.
+    fine_grid : int
+        A finer bid grid, rounded up likewise (default 2; at most ``duel_grid``), on
+        which the 1 vs 1 lead and draw chance are solved again: how far they still move
+        as the grid refines (the duel's own solve is reused when the two grids are one).
     coalition_grid : int
         Bid grid of the coalition solves, rounded up likewise (default 50).
     jobs : int
@@ -168,14 +181,16 @@ def balance(rules: Rules | None = None, *, n_games: int = 20_000, seed=0,
     pandas.DataFrame
         One row per metric of :data:`METRICS`:
 
-        * ``duel_grid``, ``duel_coarse_grid`` (settings): the two bid grids solved;
+        * ``duel_grid``, ``duel_coarse_grid``, ``duel_fine_grid`` (settings): the
+          three bid grids solved;
         * ``duel_value_start``, ``duel_value_lead`` (exact): the 1-vs-1 value
           P(N wins) - P(S wins) from the start and with the pawn one row toward N;
-          ``duel_value_lead_coarse`` the lead on the coarser grid;
+          ``duel_value_lead_coarse`` and ``duel_value_lead_fine`` the lead on the
+          coarser and the finer grid;
         * ``duel_draw_start`` (exact): the chance that the solved 1 vs 1 game
           from the start is drawn (it stalls for ever, or the capital runs out), both
           playing the computed equilibrium (another optimal strategy pair may draw more
-          or less);
+          or less); ``duel_draw_start_fine`` the same on the finer grid;
         * ``duel_exploitability_compass`` (exact): what full-compass responders gain
           against the 1 vs 1 solution (with ``duel_directions="all"``, the solver's
           own error; with ``"axis"``, what the abstraction costs);
@@ -200,6 +215,7 @@ def balance(rules: Rules | None = None, *, n_games: int = 20_000, seed=0,
     n_games = check_count("n_games", n_games, 2)
     g_duel = grid_for(rules, duel_grid, "duel_grid")
     g_coarse = grid_for(rules, 2 * g_duel, "duel_grid")
+    g_fine = min(grid_for(rules, fine_grid, "fine_grid"), g_duel)  # never coarser
     g_coal = grid_for(rules, coalition_grid, "coalition_grid")
     root = as_seed_sequence(seed)
     jobs = check_count("jobs", jobs, 1)
@@ -214,7 +230,7 @@ def balance(rules: Rules | None = None, *, n_games: int = 20_000, seed=0,
     try:
         if pool is not None:
             coalitions = pool.submit(_coalition_entries, rules, g_coal)
-        entries = _main_entries(rules, g_duel, g_coarse, n_games, root,
+        entries = _main_entries(rules, (g_duel, g_coarse, g_fine), n_games, root,
                                 compass_capital if compass else None, duel_directions)
         if pool is not None:
             entries.update(coalitions.result())
@@ -229,7 +245,7 @@ def balance(rules: Rules | None = None, *, n_games: int = 20_000, seed=0,
         if pool is not None:
             pool.shutdown(cancel_futures=True)
     board = COMPASS_BOARD
-    return build_card(METRICS, entries, duel_grid=g_duel, coarse_grid=g_coarse,
+    return build_card(METRICS, entries, duel_grid=g_duel, coarse_grid=g_coarse, fine_grid=g_fine,
                       duel_directions=DIRECTION_WORDS[duel_directions],
                       coalition_grid=coalition_text, n_players=rules.n_players,
                       max_rounds=rules.max_rounds, compass_radius=board["radius"],
@@ -240,7 +256,7 @@ def balance(rules: Rules | None = None, *, n_games: int = 20_000, seed=0,
 def card_seconds(rules: Rules | None = None, **options) -> float:
     """Seconds the exact solves of ``balance(rules, **options)`` are expected to take,
     from the rules alone: the solvers' own estimates (:func:`citadel.whole_game.
-    solve_time` for the duel on its two grids, :func:`citadel.sides.sides_size` for each
+    solve_time` for the duel on its three grids, :func:`citadel.sides.sides_size` for each
     coalition class), on the grids :func:`balance` itself would use.
 
     Examples
@@ -256,32 +272,44 @@ def card_seconds(rules: Rules | None = None, **options) -> float:
     rules = Rules.check(rules)
     params = inspect.signature(balance).parameters
     duel_grid = options.get("duel_grid", params["duel_grid"].default)
+    fine_grid = options.get("fine_grid", params["fine_grid"].default)
     coalition_grid = options.get("coalition_grid", params["coalition_grid"].default)
     directions = options.get("duel_directions", params["duel_directions"].default)
     g_duel = grid_for(rules, duel_grid, "duel_grid")
     duel = dataclasses.replace(rules, n_players=2)
+    grids = {g_duel, grid_for(rules, 2 * g_duel, "duel_grid"),
+             min(grid_for(rules, fine_grid, "fine_grid"), g_duel)}  # fmt: skip
     seconds = sum(solve_time(dataclasses.replace(duel, bid_step=g), directions).seconds
-                  for g in (g_duel, grid_for(rules, 2 * g_duel, "duel_grid")))  # fmt: skip
+                  for g in grids)  # fmt: skip
     four = dataclasses.replace(rules, n_players=4,
                                bid_step=grid_for(rules, coalition_grid, "coalition_grid"))
     return float(seconds + sum(sides_size(four, name).seconds
                                for name in coalition_classes(four)))  # fmt: skip
 
 
-def _main_entries(rules: Rules, g_duel: int, g_coarse: int, n_games: int, root,
+def _main_entries(rules: Rules, grids: tuple[int, int, int], n_games: int, root,
                   compass_capital: int | None, directions: str = "all") -> dict:  # fmt: skip
-    """The 1 vs 1 rows, their exploitability and the simulated rows."""
+    """The 1 vs 1 rows on the ``grids`` (the duel's, the coarser and the finer one),
+    their exploitability and the simulated rows."""
     entries = {}
-    duel = solve_duel_game(dataclasses.replace(rules, n_players=2, bid_step=g_duel), directions)
-    coarse = solve_duel_game(dataclasses.replace(rules, n_players=2, bid_step=g_coarse),
-                             directions)  # fmt: skip
+    solved = {}
+    for g in dict.fromkeys(grids):  # each grid solved once
+        solved[g] = solve_duel_game(dataclasses.replace(rules, n_players=2, bid_step=g),
+                                    directions)  # fmt: skip
+    g_duel, g_coarse, g_fine = grids
+    duel, coarse, fine = solved[g_duel], solved[g_coarse], solved[g_fine]
     size = duel.values.size
     entries["duel_grid"] = exact(g_duel, 0)
     entries["duel_coarse_grid"] = exact(g_coarse, 0)
+    entries["duel_fine_grid"] = exact(g_fine, 0)
     entries["duel_value_start"] = exact(duel.value(), size)
     entries["duel_value_lead"] = exact(duel.value(1), size)
     entries["duel_value_lead_coarse"] = exact(coarse.value(1), coarse.values.size)
-    entries["duel_draw_start"] = exact(stall_odds(duel).draw, size)
+    entries["duel_value_lead_fine"] = exact(fine.value(1), fine.values.size)
+    draw = stall_odds(duel).draw
+    entries["duel_draw_start"] = exact(draw, size)
+    entries["duel_draw_start_fine"] = exact(draw if fine is duel else stall_odds(fine).draw,
+                                            fine.values.size)  # fmt: skip
     if compass_capital is not None:
         entries["duel_exploitability_compass"] = exact(
             check_solution(duel, "all", progress=False).exploitability, size)

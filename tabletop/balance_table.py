@@ -17,8 +17,9 @@ all candidates; when none brings the objective below the seed rules' value
 
 A figure is written with its 95 % interval and sample size (``value [low, high] (n =
 games)``) when it comes from Monte Carlo, and marked ``(exact)`` when it is exact; an
-exact 0 reads ``0 (exact)``. A simulated share that every game agrees on (0% or 100%)
-gets its Wilson interval (:func:`tabletop.stats.proportion_ci`), never an empty one.
+exact 0 reads ``0 (exact)``. A simulated share of games gets its Wilson interval
+(:func:`tabletop.stats.proportion_ci`), as in the reports, computed from the count of
+games: never an empty one, even when every game agrees (0% or 100%).
 Field kinds:
 
 ======  ==================================================================
@@ -180,8 +181,10 @@ def format_figure(value: float, low: float, high: float, method: str, n,
 
     ``n`` is the number of games (or draws) behind a Monte Carlo figure, or a pair of
     them for the difference of two runs; for an exact ``turn`` figure that is NaN, the
-    turns searched. A Monte Carlo share whose games all agree (0% or 100%) gets its
-    Wilson interval, which is not empty; a mean whose games all agree says so.
+    turns searched. A Monte Carlo share of ``n`` games gets its Wilson interval from
+    the count of games (``low`` and ``high`` are not read), as the reports print a
+    share; when the games all agree (0% or 100%) it is not empty. A mean whose games
+    all agree says so.
 
     Examples
     --------
@@ -199,6 +202,8 @@ def format_figure(value: float, low: float, high: float, method: str, n,
     '27.1% [25.1%, 29.0%] (n = 2,000)'
     >>> format_figure(519 / 2000, 0.2408, 0.2792, "monte carlo", 2000, "pct")  # 25.95%
     '26.0% [24.1%, 27.9%] (n = 2,000)'
+    >>> format_figure(487 / 2000, 0.2248, 0.2622, "monte carlo", 2000, "pct")  # Wilson's
+    '24.4% [22.5%, 26.3%] (n = 2,000)'
     >>> format_figure(10.0, 9.98, 10.02, "monte carlo", 500, "num")
     '10.00 [9.98, 10.02] (n = 500)'
     >>> format_figure(0.003, 0.0, 0.006, "monte carlo", 100000, "pp")  # low end clipped at 0
@@ -220,10 +225,11 @@ def format_figure(value: float, low: float, high: float, method: str, n,
             return f"0{'%' if kind == 'pct' else ''}{unit} (exact)"
         return f"{_number(value, kind)}{unit} (exact)"
     size = sample_text(n)
-    if low == high and kind == "pct" and 0 <= value <= 1 and not isinstance(n, tuple) and n:
-        from tabletop.stats import proportion_ci  # every game agreed: Wilson's interval
+    count = _share_count(value, n, kind)
+    if count is not None:  # a share of n games: Wilson's interval
+        from tabletop.stats import proportion_ci
 
-        low, high = proportion_ci(round(value * n), int(n))
+        low, high = proportion_ci(count, int(n))
     elif low == high:  # every game gave the same figure
         return f"{_number(value, kind)}{unit} in every game ({size})"
     if kind in ("pct", "pp"):
@@ -233,14 +239,22 @@ def format_figure(value: float, low: float, high: float, method: str, n,
     else:
         decimals = None
     shown = _number(value, kind, decimals)
-    if kind == "pct" and not isinstance(n, tuple) and n and decimals is not None:
-        count = value * n
-        if abs(count - round(count)) < 1e-9 * n:  # a share of n games: rounded exactly
-            from tabletop.stats import share_percent
+    if count is not None and decimals is not None:
+        from tabletop.stats import share_percent  # a share of n games: rounded exactly
 
-            shown = share_percent(round(count), int(n), decimals)
+        shown = share_percent(count, int(n), decimals)
     return (f"{shown}{unit} [{_number(low, kind, decimals)}, "
             f"{_number(high, kind, decimals)}] ({size})")  # fmt: skip
+
+
+def _share_count(value: float, n, kind: str) -> int | None:
+    """The count of games behind a simulated share ``value`` of ``n`` games (``kind``
+    "pct"), or None when the figure is no such share (another kind, a difference of two
+    runs, or a value that is not a whole number of games out of ``n``)."""
+    if kind != "pct" or isinstance(n, tuple) or not n or not 0 <= value <= 1:
+        return None
+    count = value * n
+    return round(count) if abs(count - round(count)) < 1e-9 * n else None
 
 
 def knobs_text(knobs: Mapping) -> str:
@@ -368,28 +382,44 @@ def game_row(game: str, folder: str | os.PathLike, source: CardSource | None = N
     for column, cell in zip(COLUMNS[1:], cells, strict=True):
         needs_fix = "{knobs}" in cell.text or _NEEDS_FIX.search(cell.text)
         text = "none tried" if fix is None and needs_fix else fill(cell.text, base, fix, knobs)
-        if column == COLUMNS[-1] and fix is not None and cell is not spec.no_fix:
-            text += _tried(spec.fixes)
+        if column == COLUMNS[-1] and fix is not None:
+            text += _tried(spec.fixes, spec.others, cell.section, cell is spec.no_fix)
         row[column] = _with_links(cell, text, folder)
     row["note"] = fill(spec.note, base, fix, knobs) if spec.note else ""
     return row
 
 
-def _tried(fixes) -> str:
-    """What the fix cell was chosen from: " (the only setting tried)", or the settings.
+def _tried(fixes, others: str = "", section: str = "", none_helps: bool = False) -> str:
+    """What the fix cell was chosen from: the settings the card tries (``none_helps``:
+    none of them brings the objective down, so none is "the best"), and, with ``others``
+    (a heading of the report), that the report tries other settings there: a
+    ``{§others}`` link, left out when the cell's own ``section`` link goes there.
 
     Examples
     --------
     >>> _tried(({"horizon": 10},))
-    ' (the only setting tried)'
-    >>> _tried(({"min_bid": 1}, {"min_bid": 10}))
-    ' (the better of 2 settings tried: `min_bid = 1`; `min_bid = 10`)'
+    ' (the only setting the card tries)'
+    >>> text = _tried(({"min_bid": 1}, {"min_bid": 10}), "Variants")
+    >>> text.partition(": ")[0]
+    ' (the better of the 2 settings the card tries'
+    >>> text.partition(": ")[2]
+    '`min_bid = 1`; `min_bid = 10`; the report tries others{§Variants})'
+    >>> _tried(({"horizon": 10},), "Tie-break", "Tie-break")
+    ' (the only setting the card tries; the report tries others)'
+    >>> _tried(({"min_bid": 1}, {"min_bid": 10}), none_helps=True)
+    ' (the settings the card tries: `min_bid = 1`; `min_bid = 10`)'
     """
-    if len(fixes) == 1:
-        return " (the only setting tried)"
-    best = "better" if len(fixes) == 2 else "best"
-    return (f" (the {best} of {len(fixes)} settings tried: "
-            f"{'; '.join(knobs_text(k) for k in fixes)})")  # fmt: skip
+    if none_helps and len(fixes) > 1:
+        text = f" (the settings the card tries: {'; '.join(knobs_text(k) for k in fixes)}"
+    elif len(fixes) == 1:
+        text = " (the only setting the card tries"
+    else:
+        best = "better" if len(fixes) == 2 else "best"
+        text = (f" (the {best} of the {len(fixes)} settings the card tries: "
+                f"{'; '.join(knobs_text(k) for k in fixes)}")  # fmt: skip
+    if others:
+        text += "; the report tries others" + ("" if others == section else f"{{§{others}}}")
+    return text + ")"
 
 
 def _indexed_games(games=None) -> list[str]:

@@ -109,6 +109,9 @@ class IndexRow:
         The fix cell shown instead of ``fix`` when no setting of ``fixes`` brings
         ``objective`` below the seed rules' value (its fields as in ``fix``, read
         from the setting chosen as above); None: ``fix`` always.
+    others : str
+        The heading of the fix cell's report where the report tries other settings
+        than ``fixes`` (the fix cell says so and links there); ``""``: none.
     """
 
     edge: Cell
@@ -122,6 +125,7 @@ class IndexRow:
     note: str = ""
     options: Mapping = field(default_factory=dict)
     no_fix: Cell | None = None
+    others: str = ""
 
     def cells(self) -> tuple[Cell, ...]:
         """The five cells, in table order."""
@@ -279,6 +283,7 @@ GAMES: dict[str, Game] = {
                          "panache_game", "Variants a designer would try"),
                 fixes=({"mp_stake_cap": 10},),
                 objective="mp_elimination_share",
+                others="Variants a designer would try",
                 note="The simulated figures come from the card's own games (n in each "
                      "cell), not from the report's: the report's sections hold other runs "
                      "of the same rules, so their figures differ within their intervals.",
@@ -310,21 +315,28 @@ GAMES: dict[str, Game] = {
                           "are mirror images; a one-row lead is worth "
                           "{base.duel_value_lead:signed}, against "
                           "{base.duel_value_lead_coarse:signed} on a grid of "
-                          "{base.duel_coarse_grid:setting}: the values still move as the grid "
+                          "{base.duel_coarse_grid:setting} and "
+                          "{base.duel_value_lead_fine:signed} on a grid of "
+                          "{base.duel_fine_grid:setting}: the values still move as the grid "
                           "refines, and the rules' own grid of 1 point is not solved",
                           "citadel", "The whole two-player game"),
-                draws=Cell("1 vs 1 under optimal play (bid grid {base.duel_grid:setting}, all "
-                           "eight directions): the game is drawn from the start with "
-                           "probability {base.duel_draw_start:pct}, and "
-                           "{fix.duel_draw_start:pct} with {knobs} (on this grid a minimum "
+                draws=Cell("1 vs 1 under optimal play (all eight directions): the game is "
+                           "drawn from the start with probability {base.duel_draw_start:pct} "
+                           "on a bid grid of {base.duel_grid:setting} points and "
+                           "{base.duel_draw_start_fine:pct} on a grid of "
+                           "{base.duel_fine_grid:setting} points; the rules' own grid of 1 "
+                           "point is not solved, and its draw chance is not known. With "
+                           "{knobs} the game on the grid of {base.duel_grid:setting} points "
+                           "is drawn with "
+                           "probability {fix.duel_draw_start:pct} (on this grid a minimum "
                            "bid below {base.duel_grid:setting} points acts as "
-                           "{base.duel_grid:setting}); these are the draw chances "
+                           "{base.duel_grid:setting}). These are the draw chances "
                            "of the computed equilibrium (another optimal strategy pair may draw "
-                           "more or less); the report solves finer "
-                           "grids, where the figure changes; honest (`straight`) players stall "
-                           "to the round limit in {base.stall_rate_heuristic:pct} of games; "
-                           "random players draw {base.draw_rate_random:pct}",
-                           "citadel", "Stalling under optimal play, and what `min_bid` does"),
+                           "more or less){§Stalling under optimal play, and what `min_bid` "
+                           "does}. Honest (`straight`) players stall to the round limit in "
+                           "{base.stall_rate_heuristic:pct} of games{§Honest heuristics, "
+                           "simulated}; random players draw {base.draw_rate_random:pct}",
+                           "citadel", "Variants under random play"),
                 length=Cell("rounds with random players: {base.rounds_random:num}; with "
                             "`straight` players: {base.rounds_heuristic:num}",
                             "citadel", "Variants under random play"),
@@ -334,36 +346,41 @@ GAMES: dict[str, Game] = {
                              "citadel", "Honest heuristics, simulated"),
                 fix=Cell("{knobs}: the solved 1 vs 1 game is drawn from the start with "
                          "probability {fix.duel_draw_start:pct}, against "
-                         "{base.duel_draw_start:pct} under the seed rules (bid grid "
-                         "{base.duel_grid:setting}, all eight directions, on which a minimum "
-                         "bid below {base.duel_grid:setting} points acts as "
+                         "{base.duel_draw_start:pct} under the seed rules, both on a bid grid "
+                         "of {base.duel_grid:setting} points (all eight directions; on this "
+                         "grid a minimum bid below {base.duel_grid:setting} points acts as "
                          "{base.duel_grid:setting}; draw chances of the computed equilibrium: "
-                         "another optimal strategy pair may draw more or less); `straight` games "
-                         "that stall: {fix.stall_rate_heuristic:pct}; random players draw "
+                         "another optimal strategy pair may draw more or less){§Stalling under "
+                         "optimal play, and what `min_bid` does}; `straight` games "
+                         "that stall: {fix.stall_rate_heuristic:pct}{§Honest heuristics, "
+                         "simulated}; random players draw "
                          "{fix.draw_rate_random:pct}, a change of {diff.draw_rate_random:pp}",
-                         "citadel", "Stalling under optimal play, and what `min_bid` does"),
+                         "citadel", "Variants under random play"),
                 no_fix=Cell("no minimum bid tried reduces draws under optimal play: with "
                             "{knobs} the solved 1 vs 1 game is drawn from the start with "
                             "probability {fix.duel_draw_start:pct}, against "
-                            "{base.duel_draw_start:pct} under the seed rules (bid grid "
-                            "{base.duel_grid:setting}, all eight directions, on which a minimum "
-                            "bid below {base.duel_grid:setting} points acts as "
-                            "{base.duel_grid:setting}; draw chances of the computed "
-                            "equilibrium: another "
-                            "optimal strategy pair may draw more or less). Under it honest "
-                            "(`straight`) players' games "
+                            "{base.duel_draw_start:pct} under the seed rules, both on a bid "
+                            "grid of {base.duel_grid:setting} points (all eight directions; "
+                            "on this grid a minimum bid below {base.duel_grid:setting} points "
+                            "acts as {base.duel_grid:setting}; draw chances of the computed "
+                            "equilibrium: another optimal strategy pair may draw more or "
+                            "less){§Stalling under optimal play, and what `min_bid` does}. "
+                            "Under it honest (`straight`) players' games "
                             "stall to the round limit in {fix.stall_rate_heuristic:pct} and "
-                            "are drawn in {fix.draw_rate_heuristic:pct}; random players draw "
+                            "are drawn in {fix.draw_rate_heuristic:pct}{§Honest heuristics, "
+                            "simulated}; random players draw "
                             "{fix.draw_rate_random:pct}, a change of {diff.draw_rate_random:pp}",
-                            "citadel", "Stalling under optimal play, and what `min_bid` does"),
+                            "citadel", "Variants under random play"),
                 fixes=({"min_bid": 1}, {"min_bid": 10}),
                 objective="duel_draw_start",
+                others="Stalling under optimal play, and what `min_bid` does",
                 note="The simulated figures come from the card's own games (n in each "
                      "cell), not from the report's: the report's sections hold other runs "
                      "of the same rules, so their figures differ within their intervals. "
-                     "The 1 vs 1 values are exact for the game on a bid grid of "
-                     "{base.duel_grid:setting} points, each side free to write any of the eight "
-                     "directions, up to the solver's own error, measured exactly: best "
+                     "The 1 vs 1 values are exact for the game on each bid grid named, "
+                     "each side free to write any of the eight directions, up to the "
+                     "solver's own error, measured exactly on the grid of "
+                     "{base.duel_grid:setting} points: best "
                      "responses over every legal order gain "
                      "{base.duel_exploitability_compass:num} against its solution (both "
                      "gains added). "
@@ -421,10 +438,14 @@ GAMES: dict[str, Game] = {
                          "setup game is worth {fix.horizon_value_first_mover:signed} to the "
                          "first mover; a trade-off: the determinising agents' self-play "
                          "draws more, {fix.selfplay_draws:pct}, a change of "
-                         "{diff.selfplay_draws:pp}",
+                         "{diff.selfplay_draws:pp}; the first mover's edge there, "
+                         "P(first mover wins) - P(second wins), is "
+                         "{fix.selfplay_first_mover_edge:signed}, a change of "
+                         "{diff.selfplay_first_mover_edge:signed}",
                          "samarra", "The tie-break as a game: the `horizon` knob"),
                 fixes=({"horizon": 10},),
                 objective="horizon_pairs_drawn",
+                others="The tie-break as a game: the `horizon` knob",
                 note="Self-play is hidden-information play of two determinising agents "
                      "on random setups: the report's own games (the same balance card, "
                      "simulation and seed); the perfect-information figures are exact. "
@@ -486,10 +507,12 @@ GAMES: dict[str, Game] = {
                              "commander", "The race to the win threshold, exactly"),
                 fix=Cell("{knobs}: a round trip gains {fix.money_loop_gain:turn} doublons; "
                          "turn of the win with no income: {fix.loop_win_turn:turn}; turns to "
-                         "the fastest win at income 4: {fix.fastest_win_income_4:turn}",
+                         "the fastest win with 4 doublons of income a turn: "
+                         "{fix.fastest_win_income_4:turn}",
                          "commander", "The race to the win threshold, exactly"),
                 fixes=({"sale_price": "after"},),
                 objective="money_loop_gain",
+                others="Variants",
                 facts=(Fact("loop_win_turn", "race", "win_turn", "turns",
                             "fewest turns to win_gold with no income, from the opening "
                             "gold, doublons and stock (solve_race; n: turns searched; "

@@ -572,7 +572,7 @@ def _api() -> dict[str, Entry]:
             {"rules": _rules_optional(C), "n_games": Int(2, None, 50), "seed": SEED,
              "duel_grid": Int(1, None, 3), "coalition_grid": Int(1, None, 3),
              "jobs": Int(1, None, 1), "compass": BOOL, "compass_capital": Int(1, None, 3),
-             "duel_directions": Choice("all", "axis", "fees")},
+             "duel_directions": Choice("all", "axis", "fees"), "fine_grid": Int(1, None, 3)},
             pd.DataFrame, lambda r, a: _check_card(r), slow=True),
         "citadel.check_sides": Entry(
             {"sol": Fixed(lambda d: _citadel_sides(), "x", 3, None)}, citadel.SidesCheck,

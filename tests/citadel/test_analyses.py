@@ -41,6 +41,10 @@ def test_exact_rows_equal_the_solvers(card):
     assert card.loc["duel_value_lead", "value"] == duel.value(1)
     assert card.loc["duel_value_lead_coarse", "value"] == coarse.value(1)
     assert card.loc["duel_draw_start", "value"] == stall_odds(duel).draw
+    # the finer grid rounds up to bid_step 5, the duel's own grid: its solve is reused
+    assert card.loc["duel_fine_grid", "value"] == 5
+    assert card.loc["duel_value_lead_fine", "value"] == duel.value(1)
+    assert card.loc["duel_draw_start_fine", "value"] == stall_odds(duel).draw
     assert "all eight directions" in card.loc["duel_value_start", "meaning"]
     # quick cards leave the exploitability rows out
     assert card.loc[["duel_exploitability_compass", "sides_exploitability_compass"],
@@ -52,6 +56,21 @@ def test_exact_rows_equal_the_solvers(card):
     assert card.loc["coalition_trio", "value"] == values["NES"]
     assert card.loc["least_core_epsilon", "value"] == res.least_core.epsilon
     assert card.loc["core_empty", "value"] == float(res.least_core.core_is_empty)
+
+
+def test_the_finer_grid_is_solved_again():
+    """On a grid of 1 point the finer grid 2 is a solve of its own (never coarser than
+    the duel's grid)."""
+    rules = dataclasses.replace(RULES, bid_step=1)
+    card = balance(rules, seed=SEED, **{**SIZES, "n_games": 200, "fine_grid": 2}
+                   ).set_index("metric")  # fmt: skip
+    fine = solve_duel_game(dataclasses.replace(rules, n_players=2, bid_step=2), "all")
+    assert card.loc["duel_fine_grid", "value"] == 2
+    assert card.loc["duel_value_lead_fine", "value"] == fine.value(1)
+    assert card.loc["duel_draw_start_fine", "value"] == stall_odds(fine).draw
+    assert "finer grid 2" in card.loc["duel_draw_start_fine", "meaning"]
+    coarse = balance(rules, seed=SEED, **{**SIZES, "n_games": 200, "fine_grid": 10})
+    assert coarse.set_index("metric").loc["duel_fine_grid", "value"] == 5
 
 
 @pytest.mark.parametrize("directions", ["all", "axis"])

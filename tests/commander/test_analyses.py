@@ -71,21 +71,21 @@ def test_the_report_shows_the_index_card():
     import re
     from pathlib import Path
 
-    from tabletop.balance_table import card_seed
+    from tabletop.balance_table import card_seed, fill
     from tabletop.games import get
 
     # seed_card reads balance(Rules(), seed=card_seed({}), **options): the default size
     assert dict(get("commander").index_row.options) == {}
-    row = balance(Rules(), seed=card_seed({})).set_index("metric")
+    card = balance(Rules(), seed=card_seed({}))
+    row = card.set_index("metric")
     text = (Path(__file__).resolve().parents[2] / "reports" / "commander.md").read_text()
     line = next(t for t in text.splitlines()  # the table by player count, 2 players
-                if re.match(r"\|\s*2\s*\|\s*10\s*\|\s*spanish, ghost\s*\|", t))
-    r = row.loc["finished"]
-    assert f"{100 * r['value']:.1f}% [{100 * r['low']:.1f}%, {100 * r['high']:.1f}%]" in line
+                if re.match(r"\|\s*2\s*\|\s*10\s*\|\s*Spanish sample, Ghost sample\s*\|", t))
+    for field in ("{base.finished:pct}", "{1-base.finished:pct}",
+                  f"{{base.won_within_{EARLY_ROUND}:pct}}"):  # shares as the index prints them
+        assert fill(field, card).split(" (n = ")[0] in line, field
     e = row.loc["first_seat_edge"]
     assert f"{100 * e['value']:+.1f} [{100 * e['low']:+.1f}, {100 * e['high']:+.1f}]" in line
     w = row.loc["win_round"]
     assert f"{w['value']:.2f} [{w['low']:.2f}, {w['high']:.2f}]" in line
-    s = row.loc[f"won_within_{EARLY_ROUND}"]
-    assert f"{100 * s['value']:.1f}% [{100 * s['low']:.1f}%, {100 * s['high']:.1f}%]" in line
     assert f"{int(row.loc['finished', 'n']):,}" in line

@@ -155,9 +155,13 @@ def linked_sections(cell) -> list[str]:
 
 def test_every_linked_section_is_a_heading_of_its_notebook():
     for game in GAMES.values():
-        for cell in game.index_row.cells():
+        spec = game.index_row
+        cells = [*spec.cells(), *([spec.no_fix] if spec.no_fix is not None else [])]
+        for cell in cells:
             for section in linked_sections(cell):
                 assert section in notebook_headings(cell.report), (game.name, section)
+        if spec.others:  # where the report tries other settings than the card's
+            assert spec.others in notebook_headings(spec.fix.report), game.name
 
 
 def test_an_inline_link_goes_where_it_is_written(monkeypatch, tmp_path):
