@@ -250,6 +250,10 @@ def test_limits_and_items():
     with pytest.raises(TypeError, match=r"BattleResult\.capturable\[0\] must be an int"):
         dataclasses.replace(battle, capturable=("0",))
     race = _real(commander.RaceResult)
-    assert dataclasses.replace(race, win_turn=None).win_turn is None
+    none = dataclasses.replace(race, win_turn=None, doublons_left=None, net_cost=None, plan=())
+    assert none.win_turn is None  # no win within the horizon: all three None
+    with pytest.raises(ValueError, match=r"RaceResult\.win_turn, \.doublons_left and \.net_cost "
+                                         r"must be all None"):
+        dataclasses.replace(race, win_turn=None)
     with pytest.raises(TypeError, match=r"RaceResult\.win_turn must be an int, got 'x'"):
         dataclasses.replace(race, win_turn="x")
