@@ -213,9 +213,7 @@ def balance(rules: Rules | None = None, *, n_games: int = 20_000, seed=0,
     """
     rules = Rules.check(rules)
     n_games = check_count("n_games", n_games, 2)
-    g_duel = grid_for(rules, duel_grid, "duel_grid")
-    g_coarse = grid_for(rules, 2 * g_duel, "duel_grid")
-    g_fine = min(grid_for(rules, fine_grid, "fine_grid"), g_duel)  # never coarser
+    g_duel, g_coarse, g_fine = _duel_grids(rules, duel_grid, fine_grid)
     g_coal = grid_for(rules, coalition_grid, "coalition_grid")
     root = as_seed_sequence(seed)
     jobs = check_count("jobs", jobs, 1)
@@ -275,16 +273,21 @@ def card_seconds(rules: Rules | None = None, **options) -> float:
     fine_grid = options.get("fine_grid", params["fine_grid"].default)
     coalition_grid = options.get("coalition_grid", params["coalition_grid"].default)
     directions = options.get("duel_directions", params["duel_directions"].default)
-    g_duel = grid_for(rules, duel_grid, "duel_grid")
     duel = dataclasses.replace(rules, n_players=2)
-    grids = {g_duel, grid_for(rules, 2 * g_duel, "duel_grid"),
-             min(grid_for(rules, fine_grid, "fine_grid"), g_duel)}  # fmt: skip
     seconds = sum(solve_time(dataclasses.replace(duel, bid_step=g), directions).seconds
-                  for g in grids)  # fmt: skip
+                  for g in set(_duel_grids(rules, duel_grid, fine_grid)))  # fmt: skip
     four = dataclasses.replace(rules, n_players=4,
                                bid_step=grid_for(rules, coalition_grid, "coalition_grid"))
     return float(seconds + sum(sides_size(four, name).seconds
                                for name in coalition_classes(four)))  # fmt: skip
+
+
+def _duel_grids(rules: Rules, duel_grid: int, fine_grid: int) -> tuple[int, int, int]:
+    """The 1 vs 1 bid grids of the card: the duel's, the one twice as coarse and the
+    finer one (never coarser than the duel's), each a multiple of ``bid_step``."""
+    g_duel = grid_for(rules, duel_grid, "duel_grid")
+    return (g_duel, grid_for(rules, 2 * g_duel, "duel_grid"),
+            min(grid_for(rules, fine_grid, "fine_grid"), g_duel))  # fmt: skip
 
 
 def _main_entries(rules: Rules, grids: tuple[int, int, int], n_games: int, root,

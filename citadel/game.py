@@ -24,7 +24,7 @@ import numpy as np
 from citadel.resolve import Resolution, check_orders, resolve_reference
 from citadel.rules import Rules
 from tabletop.seeding import as_generator
-from tabletop.validate import check_fields, check_float
+from tabletop.validate import check_fields
 
 
 @dataclass(frozen=True)
@@ -242,13 +242,11 @@ class GameRecord:
     orders: tuple[tuple[tuple[int, int], ...], ...]
 
     def __post_init__(self):
-        check_fields(self, rounds=(0, None))
+        check_fields(self, scores=(0.0, 1.0), rounds=(0, None))
         seats = len(self.final.capitals)
         if len(self.scores) != seats:
             raise ValueError(f"GameRecord.scores must hold one score per seat of "
                              f"GameRecord.final ({seats}), got {len(self.scores)}")  # fmt: skip
-        for i, score in enumerate(self.scores):
-            check_float(f"GameRecord.scores[{i}]", score, 0.0, 1.0)
 
 
 def play_game(rules: Rules, agents: Sequence[Agent], seed=None) -> GameRecord:

@@ -30,7 +30,7 @@ import numpy as np
 
 from citadel._kernels import first_bad_order, resolve_many_kernel
 from citadel.rules import DIRECTIONS, STEPS, Rules, direction_index
-from tabletop.validate import check_fields, check_int
+from tabletop.validate import check_fields
 
 
 @dataclass(frozen=True)
@@ -59,13 +59,10 @@ class Resolution:
     fee: tuple[int, ...]
 
     def __post_init__(self):
-        check_fields(self)
+        check_fields(self, step=(-1, 1), pays=(0, None), fee=(0, 1))
         if len(self.fee) != len(self.pays):
             raise ValueError(f"Resolution.fee must hold one entry per seat of Resolution.pays "
                              f"({len(self.pays)}), got {len(self.fee)}")  # fmt: skip
-        for field, low, high in (("step", -1, 1), ("pays", 0, None), ("fee", 0, 1)):
-            for i, value in enumerate(getattr(self, field)):
-                check_int(f"Resolution.{field}[{i}]", value, low, high)
 
 
 def check_orders(orders, rules: Rules, capitals=None) -> tuple[np.ndarray, np.ndarray]:

@@ -40,7 +40,7 @@ from panache.simulate import policy_arrays
 from panache.three import solve_three, three_size
 from panache.turn import solve_turn
 from tabletop.budget import Chunks, Estimate, check_memory, progress_bar, show_progress
-from tabletop.frozen import memoize, read_only, same_fields
+from tabletop.frozen import freeze, memoize, same_fields
 from tabletop.seeding import check_count, chunk_seeds
 from tabletop.stats import proportion_ci
 from tabletop.validate import check_array_fields, check_fields
@@ -359,16 +359,10 @@ def _kernel_inputs(rules: Rules, agents, allow_large: bool = False,
                       arrays["total_offset"], np.ascontiguousarray(np.concatenate(blocks)),
                       len(TURN_POLICIES))
     rows = np.array([a.row(policy_ids) for a in agents], dtype=np.int64)
-    return _read_only(GameTables(knobs, turn, duel, three)), rows
-
-
-def _read_only(tables: GameTables) -> GameTables:
-    """``tables`` with every array a read-only view. Numba types a read-only array
-    apart from a writable one and compiles the game kernels (a minute of processor time
-    from a cold cache) once per combination: tables from a cached solve are read-only,
-    stand-ins and fresh concatenations are not. One kind, one compilation."""
-    return GameTables(*(type(part)(*(read_only(v) if isinstance(v, np.ndarray) else v
-                                     for v in part)) for part in tables))  # fmt: skip
+    # every array read-only: numba types a read-only array apart from a writable one and
+    # would compile the game kernels (a minute of processor time from a cold cache) once
+    # per mix, as tables from a cached solve are read-only and the stand-ins are not
+    return freeze(GameTables(knobs, turn, duel, three)), rows
 
 
 def check_agents(rules: Rules, agents, *, option: str | None = None) -> tuple:

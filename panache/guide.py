@@ -386,8 +386,8 @@ def duel_keeps(rules: Rules | None = None, opponent_points: int = 20, situations
     n = rules.n_dice
     space = dice_space(n)
     table_offset, entry_a, entry_r = policy_layout(n)
-    if situations is not None:  # checked before the duel is solved
-        given = _situation_entries(situations, n, space, table_offset)
+    # the situations asked are checked before the duel is solved
+    chosen = None if situations is None else _situation_entries(situations, n, space, table_offset)
     sol = solve_duel(rules)
     kept = np.array([sol.turn_policy(a, b).kept for a in range(1, top + 1)])
     ev = solve_turn(rules, "ev").policy.kept
@@ -396,7 +396,7 @@ def duel_keeps(rules: Rules | None = None, opponent_points: int = 20, situations
         table_offset, ev,
     )  # fmt: skip
     meet = reach[entry_a] * space.probability[entry_r]
-    if situations is None:
+    if chosen is None:
         varies = (kept != kept[:1]).any(axis=0)
         chosen, per_hand = [], {}
         for e in np.argsort(-np.where(varies, meet, -1.0), kind="stable"):
@@ -405,8 +405,6 @@ def duel_keeps(rules: Rules | None = None, opponent_points: int = 20, situations
             if per_hand.get(entry_a[e], 0) < 2:
                 per_hand[entry_a[e]] = per_hand.get(entry_a[e], 0) + 1
                 chosen.append(int(e))
-    else:
-        chosen = given
     names = [f"{_label(space.faces(entry_a[e]))} | {_label(space.faces(entry_r[e]))}"
              for e in chosen]  # fmt: skip
     frame = pd.DataFrame(

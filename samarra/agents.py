@@ -80,12 +80,10 @@ class View:
     position: Position  # for determinizations only; agents use the fields above
 
     def __post_init__(self):
-        check_fields(self, side=(0, 1), enemy_dead=(0, 3))
+        check_fields(self, side=(0, 1), own=(-1, None), enemy_dead=(0, 3))
         if len(self.own) != 3:
             raise ValueError(f"View.own must hold 3 cells (servant, merchant, Death; -1 dead), "
                              f"got {self.own!r}")  # fmt: skip
-        for i, cell in enumerate(self.own):
-            check_int(f"View.own[{i}]", cell, -1)
         if len(self.tents) != 3 - self.enemy_dead:
             raise ValueError(f"View.tents must hold the {3 - self.enemy_dead} live enemy figures "
                              f"(3 - View.enemy_dead), got {self.tents!r}")  # fmt: skip

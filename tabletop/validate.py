@@ -628,9 +628,10 @@ def _field_checks(cls: type, limits: dict) -> list[tuple]:
     Returns
     -------
     list of tuple
-        ``(field, name, kind, within, limit)`` for each field checked: the field's
-        name, its name in a message (``Class.field``), its :class:`_Kind` (None: any
-        value), the predicate of its limit and the limit (both None without one).
+        ``(field, name, kind, within, limit, items)`` for each field checked: the
+        field's name, its name in a message (``Class.field``), its :class:`_Kind`
+        (None: any value), the predicate of its limit and the limit (both None without
+        one), and whether the limit bounds each item (a field annotated ``tuple[...]``).
     """
     import dataclasses
     import sys
@@ -649,7 +650,8 @@ def _field_checks(cls: type, limits: dict) -> list[tuple]:
         if kind is None and limit is None:
             continue
         within = None if limit is None else _within(limit, finite="float" in text)
-        checks.append((f.name, f"{cls.__name__}.{f.name}", kind, within, limit))
+        items = text.replace(" ", "").startswith("tuple[")
+        checks.append((f.name, f"{cls.__name__}.{f.name}", kind, within, limit, items))
     return checks
 
 
@@ -670,10 +672,11 @@ def check_fields(obj, **limits) -> None:
 
     ``limits`` bounds a field further: ``name=(low, high)`` for a number (as
     :func:`check_int` / :func:`check_float`, so a bounded float is never NaN) or
-    ``name=("a", "b")``, the strings allowed (a ``ValueError``). The annotations and
-    limits are read at the class's first instance into a list of checks, one a field,
-    kept for the class: a class's limits must be the same at every call. The check
-    costs about 0.1 to 0.5 µs a field (a tuple's items are checked too).
+    ``name=("a", "b")``, the strings allowed (a ``ValueError``); for a field annotated
+    ``tuple[...]`` the limit bounds each item (``Class.field[i]`` in the message). The
+    annotations and limits are read at the class's first instance into a list of
+    checks, one a field, kept for the class: a class's limits must be the same at every
+    call. The check costs about 0.1 to 0.5 µs a field (a tuple's items are checked too).
 
     Examples
     --------
@@ -705,16 +708,32 @@ def check_fields(obj, **limits) -> None:
     Traceback (most recent call last):
     ...
     TypeError: Odds.winner must be an int, got 'N' (str)
+    >>> @dataclass(frozen=True)
+    ... class Step:
+    ...     move: tuple[int, int]
+    ...
+    ...     def __post_init__(self):
+    ...         check_fields(self, move=(-1, 1))
+    >>> Step((0, 2))
+    Traceback (most recent call last):
+    ...
+    ValueError: Step.move[1] must be -1..1, got 2
     """
     checks = _FIELD_CHECKS.get(type(obj))
     if checks is None:
         checks = _FIELD_CHECKS[type(obj)] = _field_checks(type(obj), limits)
-    for field, name, kind, within, limit in checks:
+    for field, name, kind, within, limit, items in checks:
         value = getattr(obj, field)
         if kind is not None and type(value) not in kind.types and not kind.accepts(value):
             kind.explain(name, value)
-        if within is not None and value is not None and not within(value):
-            _limit(name, value, limit)
+        if within is None or value is None:
+            continue
+        if not items:
+            if not within(value):
+                _limit(name, value, limit)
+        elif not all(map(within, value)):
+            i = next(i for i, v in enumerate(value) if not within(v))
+            _limit(f"{name}[{i}]", value[i], limit)
 
 
 def check_array_fields(obj, names: tuple[str, ...], kind: str, *, ndim: int = 1,

@@ -5,6 +5,7 @@ with an estimate)."""
 from __future__ import annotations
 
 import dataclasses
+import functools
 
 import numpy as np
 import pytest
@@ -170,6 +171,7 @@ def test_a_huge_card_is_refused_before_the_exact_solves(monkeypatch):
 # ---- a fifth probe's findings: results built by hand, cache keys, checks before work ----
 
 
+@functools.cache
 def _panache_results():
     rules = panache.Rules(n_dice=3, start_points=6)
     turn = panache.evaluate_policy(rules, panache.human_policy(rules, "best_die"))
@@ -260,6 +262,7 @@ HAND_BUILT = {
 }  # fmt: skip
 
 
+@functools.cache
 def _battle():
     return commander.battle_odds("tactical", [1, 2, 3], 2, [1, 2], 1, target_value=1)
 
