@@ -82,7 +82,7 @@ def test_duel_size_is_the_peak_memory_and_a_huge_start_is_refused_at_once():
     from panache.turn import turn_tables
     from tests.tabletop.test_budget import assert_estimate, peak_bytes, refused_at_once
 
-    rules = Rules(n_players=2, start_points=150)
+    rules = Rules(n_players=2, start_points=100)  # large enough for the tables to dominate
     turn_tables(rules), mp_success(rules)  # cached pieces out of the measure
     solve_duel(Rules(n_players=2, start_points=6, n_dice=3))
     assert_estimate(duel_size(rules), peak_bytes(lambda: solve_duel(rules)))
