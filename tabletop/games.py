@@ -496,18 +496,21 @@ GAMES: dict[str, Game] = {
                             "counting the unfinished ones, {base.won_within_20:pct} of all "
                             "those economies are won within 20 rounds{§The economy model}; turns "
                             "to the fastest "
-                            "win with 4 doublons of income a turn: "
+                            "win with 4 doublons of income a turn, for a lone buyer whose "
+                            "rival neither trades gold nor raids: "
                             "{base.fastest_win_income_4:turn}",
                             "commander", "The race to the win threshold, exactly"),
                 exploit=Cell("the money loop: selling a gold at a band edge and buying it "
                              "back next turn gains doublons ({base.money_loop_gain:turn} a "
-                             "round trip); with no income at all, from the 2-player opening, "
-                             "the loop alone wins at turn {base.loop_win_turn:turn}: an "
-                             "unbounded source of doublons",
+                             "round trip); with no income at all, a lone player whose rival "
+                             "neither trades gold nor raids wins by the loop alone, from the "
+                             "2-player opening's gold, doublons and stock, at turn "
+                             "{base.loop_win_turn:turn}: an unbounded source of doublons",
                              "commander", "The race to the win threshold, exactly"),
                 fix=Cell("{knobs}: a round trip gains {fix.money_loop_gain:turn} doublons; "
                          "turn of the win with no income: {fix.loop_win_turn:turn}; turns to "
-                         "the fastest win with 4 doublons of income a turn: "
+                         "the fastest win with 4 doublons of income a turn (the same lone "
+                         "buyer): "
                          "{fix.fastest_win_income_4:turn}",
                          "commander", "The race to the win threshold, exactly"),
                 fixes=({"sale_price": "after"},),
