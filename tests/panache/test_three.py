@@ -271,6 +271,16 @@ def test_a_mixed_class_stores_a_mixture_of_best_replies():
     assert len(sol.mixed) == mixtures  # the only mixed class of these rules
 
 
+def test_the_simulator_s_tables_reuse_the_solve_of_the_same_rules():
+    from panache.game import three_tables
+
+    rules = Rules(start_points=4, n_players=3)
+    solve_three(rules)  # as a notebook calls it
+    before = solve_three.cache_info().misses
+    three_tables(rules, progress=False)  # as the simulator calls it
+    assert solve_three.cache_info().misses == before
+
+
 def test_the_three_player_solve_refuses_rules_for_four_or_more():
     # solve_three used to answer for three players whatever n_players the rules gave
     for n_players in (4, 6):

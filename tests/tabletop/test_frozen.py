@@ -159,18 +159,6 @@ def test_memoize_keys_match_signature_bind(function):
             assert make_key(args, kwargs) == expected, (args, kwargs)
 
 
-def test_panache_tables_reuse_the_three_player_solve_of_the_same_rules():
-    import panache
-    from panache.game import three_tables
-    from panache.three import solve_three
-
-    rules = panache.Rules(start_points=4, n_players=3)
-    solve_three(rules)  # as a notebook calls it
-    before = solve_three.cache_info().misses
-    three_tables(rules, progress=False)  # as the simulator calls it
-    assert solve_three.cache_info().misses == before
-
-
 def test_equal_compares_by_value():
     assert equal(np.array([1.0, np.nan]), np.array([1.0, np.nan]))
     assert not equal(np.array([1, 2]), np.array([1.0, 2.0]))  # dtypes differ
