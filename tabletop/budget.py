@@ -236,6 +236,14 @@ def interruptible(items):
     other handler (a command line's, which ends the process on any error after a
     Ctrl-C) the items pass through unchanged.
 
+    A kernel's first call with new argument types compiles it first, which is numba's
+    compiler running Python code for seconds to a minute (a cold cache): a SIGINT that
+    finds the compiler at work (:func:`compiling`) raises ``KeyboardInterrupt`` at the
+    next Python call or return outside llvmlite, since no kernel is running. (Not in
+    llvmlite itself: LLVM calls some of its Python code back through ctypes, which
+    would swallow the exception; should another callback swallow it, the interrupt
+    still comes before the next item.)
+
     A process stopped this way usually ends soon after, and Python's last garbage
     collection at exit would walk every object numba created for the kernels (seconds
     on a loaded machine): the first interrupt registers :func:`gc.freeze` to run at
@@ -253,6 +261,8 @@ def interruptible(items):
 
     def note(signum, frame):
         hit.append(signum)
+        if compiling(frame):
+            sys.setprofile(_interrupt_when_safe)
 
     signal.signal(signal.SIGINT, note)
     try:
@@ -267,6 +277,44 @@ def interruptible(items):
 
         freeze_at_exit()
         raise KeyboardInterrupt
+
+
+#: numba's dispatcher module, whose ``_compile_for_args`` compiles a kernel on a call
+#: with argument types it has no compiled code for.
+_DISPATCHER = os.path.join("numba", "core", "dispatcher.py")
+
+
+#: llvmlite's LLVM bindings, whose Python code LLVM calls back through ctypes.
+_LLVMLITE = os.path.join("llvmlite", "binding") + os.sep
+
+
+def _interrupt_when_safe(frame, event, arg):
+    """A profile function (:func:`sys.setprofile`) that raises ``KeyboardInterrupt``
+    at the first call or return with no llvmlite code on the stack, then removes
+    itself."""
+    f = frame
+    while f is not None:
+        if _LLVMLITE in f.f_code.co_filename:
+            return
+        f = f.f_back
+    sys.setprofile(None)
+    from tabletop._entry import freeze_at_exit
+
+    freeze_at_exit()
+    raise KeyboardInterrupt
+
+
+def compiling(frame) -> bool:
+    """Whether the Python ``frame`` runs inside numba's compiler (a kernel's first call
+    with new argument types): that is Python code all the way down, which a
+    ``KeyboardInterrupt`` unwinds like any other; a running kernel is not (its call
+    goes from Python straight into compiled code)."""
+    while frame is not None:
+        code = frame.f_code
+        if code.co_name == "_compile_for_args" and code.co_filename.endswith(_DISPATCHER):
+            return True
+        frame = frame.f_back
+    return False
 
 
 class Chunks:

@@ -219,11 +219,13 @@ class _StderrLines:
 
 
 def _interrupt(argv: list[str], tmp_path: Path, ready_timeout: float = 240.0,
-               announced: str | None = None, workers: bool = False):  # fmt: skip
+               announced: str | None = None, workers: bool = False,
+               running: float = RUNNING):  # fmt: skip
     """Start ``argv``, wait for ``ready`` (or RUNNING s when not None), interrupt it.
     With ``announced``, the interrupt waits first for a line of stderr holding that
     text (a command line's estimate, printed once its modules are loaded); with
     ``workers``, for a child process (a pool's worker, started once ``main`` runs).
+    The interrupt comes ``running`` seconds after that.
 
     Returns the exit code, stderr, the seconds from SIGINT to the end of the call and
     the children seen just before the interrupt. The call has ended when its
@@ -250,7 +252,7 @@ def _interrupt(argv: list[str], tmp_path: Path, ready_timeout: float = 240.0,
                                          stderr.text()[-2000:])
             assert time.monotonic() - waited < ready_timeout, "no worker started"
             time.sleep(0.1)
-        time.sleep(RUNNING)
+        time.sleep(running)
         assert proc.poll() is None, "the long call ended before the interrupt"
         children = _children(proc.pid)
         sent = time.monotonic()
@@ -285,6 +287,38 @@ def test_sigint_ends_a_long_call_within_2_s(name, tmp_path):
     warm = [n for n in after if n not in before]
     assert all(n.endswith(".npz") for n in warm), warm  # no partial or temporary file
     assert len(warm) <= 1, warm  # only the warm-up's table
+
+
+def test_sigint_while_a_kernel_compiles_ends_the_call_at_once(tmp_path, monkeypatch):
+    """A long call's first kernel call compiles the kernel, for tens of seconds on a
+    cold cache (a fresh clone); a SIGINT then ends the call within LATENCY, raised by
+    the handler that holds Ctrl-C back between chunks (it finds numba's compiler at
+    work, not a kernel), not after the compile."""
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "numba"))  # a cold cache
+    script = PRELUDE + textwrap.dedent("""
+        from numba.core import event
+
+        from citadel import Rules, simulate_games
+
+        class Announce(event.Listener):
+            def on_start(self, ev):
+                if ev.data["dispatcher"].py_func.__name__ == "advance_games_kernel":
+                    READY()  # the simulator's kernel starts compiling
+
+            def on_end(self, ev):
+                pass
+
+        event.register("numba:compile", Announce())
+        simulate_games(Rules(), "random", 10**6, seed=1)
+    """)
+    code, err, latency, _ = _interrupt([sys.executable, "-c", script, str(tmp_path)],
+                                       tmp_path, running=0.2)  # fmt: skip
+    lines = err.strip().splitlines()
+    assert lines[-1] == "KeyboardInterrupt", err[-2000:]
+    assert "_compile_for_args" in err and lines[-2].strip() == "raise KeyboardInterrupt"
+    assert "in _interrupt_when_safe" in lines[-3], err[-2000:]  # not at the next chunk
+    assert code != 0
+    assert latency < LATENCY, f"{latency:.2f} s from SIGINT to the end of the call"
 
 
 def test_sigint_ends_citadel_solve_with_its_defaults(tmp_path):
