@@ -22,6 +22,7 @@ of each; nothing is returned half-loaded.
 from __future__ import annotations
 
 import csv
+import numbers
 import os
 from dataclasses import dataclass
 from importlib import resources
@@ -80,6 +81,12 @@ class CardDataError(ValueError):
             if not isinstance(problem, tuple) or len(problem) != 4:
                 raise TypeError("problems must be a list of (file, row, field, message) "
                                 f"tuples, got the item {problem!r}")
+            file, row, field, message = problem
+            if not (isinstance(file, str) and isinstance(field, str)
+                    and isinstance(message, str) and isinstance(row, numbers.Integral)
+                    and not isinstance(row, bool)):  # fmt: skip
+                raise TypeError("each problem must be (file: str, row: int, field: str, "
+                                f"message: str), got {problem!r}")
         lines = [f"{f}, row {r}, field {fld!r}: {m}" for f, r, fld, m in self.problems]
         head = f"{len(lines)} problem(s) in card data; nothing was loaded:\n  "
         super().__init__(head + "\n  ".join(lines))

@@ -230,6 +230,16 @@ def _uniform_over(pool: list[Option], opts: list[Option]) -> list[float]:
     return [1.0 / len(pool) if o in pool else 0.0 for o in opts]
 
 
+def check_options(opts) -> None:
+    """Refuse an empty list of options: an agent chooses among the legal options of the
+    position it views (:func:`samarra.options`), and a game not over has at least one."""
+    if not hasattr(opts, "__len__") or isinstance(opts, (str, bytes)):
+        raise TypeError(f"opts must be a list of Option, got {type(opts).__name__}")
+    if len(opts) == 0:
+        raise ValueError("opts must hold at least one option (the legal options of the "
+                         "viewed position, from samarra.options), got none")
+
+
 class RandomAgent:
     """A uniformly random legal action.
 
@@ -252,9 +262,11 @@ class RandomAgent:
 
     def probabilities(self, view: View, opts: list[Option]) -> list[float]:
         """The probability of each option (uniform)."""
+        check_options(opts)
         return [1.0 / len(opts)] * len(opts)
 
     def choose(self, view: View, opts: list[Option], rng: random.Random) -> Option:
+        check_options(opts)
         return opts[rng.randrange(len(opts))]
 
 
@@ -282,6 +294,7 @@ class GreedyAgent:
 
     def pool(self, view: View, opts: list[Option]) -> list[Option]:
         """The options the agent draws from, uniformly (one sure win, if any)."""
+        check_options(opts)
         return self._pool(view, opts)[0]
 
     def _pool(self, view: View, opts: list[Option]) -> tuple[list[Option], bool]:
@@ -299,9 +312,11 @@ class GreedyAgent:
 
     def probabilities(self, view: View, opts: list[Option]) -> list[float]:
         """The probability of each option (uniform over :meth:`pool`)."""
+        check_options(opts)
         return _uniform_over(self.pool(view, opts), opts)
 
     def choose(self, view: View, opts: list[Option], rng: random.Random) -> Option:
+        check_options(opts)
         pool, sure = self._pool(view, opts)
         return pool[0] if sure else pool[rng.randrange(len(pool))]
 
@@ -363,6 +378,7 @@ class DeterminizingAgent:
 
     def pool(self, view: View, opts: list[Option]) -> list[Option]:
         """The options of best mean value, which the agent draws from uniformly."""
+        check_options(opts)
         if not self.use_merchant:
             opts = [o for o in opts if o.kind != "merchant"] or opts
         worlds = determinizations(view)
@@ -372,9 +388,11 @@ class DeterminizingAgent:
 
     def probabilities(self, view: View, opts: list[Option]) -> list[float]:
         """The probability of each option (uniform over :meth:`pool`)."""
+        check_options(opts)
         return _uniform_over(self.pool(view, opts), opts)
 
     def choose(self, view: View, opts: list[Option], rng: random.Random) -> Option:
+        check_options(opts)
         pool = self.pool(view, opts)
         return pool[rng.randrange(len(pool))]
 
@@ -455,6 +473,7 @@ class ISMCTSAgent:
         return 0.0 if tb is None else (0.1 if tb == me else -0.1)
 
     def choose(self, view: View, opts: list[Option], rng: random.Random) -> Option:
+        check_options(opts)
         me = view.side
         worlds = determinizations(view)
         root = _Node()

@@ -112,7 +112,8 @@ def _cgroup_free() -> float:
 def available_memory() -> float:
     """Bytes the machine can give a new allocation now (``inf`` when unknown).
 
-    ``MemAvailable`` of ``/proc/meminfo`` (else ``psutil``), lowered by a cgroup limit.
+    ``MemAvailable`` of ``/proc/meminfo`` (else ``psutil``), lowered by a cgroup limit
+    and by the process's own address-space limit (``ulimit -v``) less what it maps.
 
     Examples
     --------
@@ -134,7 +135,21 @@ def available_memory() -> float:
             free = psutil.virtual_memory().available
         except (ImportError, OSError):  # pragma: no cover - psutil absent
             pass
-    return min(free, _cgroup_free())
+    return min(free, _cgroup_free(), _address_space_free())
+
+
+def _address_space_free() -> float:
+    """Bytes of address space left under ``RLIMIT_AS`` (``inf`` without a limit)."""
+    try:
+        import resource
+
+        limit = resource.getrlimit(resource.RLIMIT_AS)[0]
+        if limit == resource.RLIM_INFINITY:
+            return math.inf
+        pages = int(Path("/proc/self/statm").read_text().split()[0])
+        return max(limit - pages * os.sysconf("SC_PAGE_SIZE"), 0)
+    except (ImportError, OSError, ValueError, IndexError):  # not Linux
+        return math.inf
 
 
 def _allowed(allow_large) -> bool:

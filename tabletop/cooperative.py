@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import numbers
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -50,10 +51,10 @@ def _players_and_values(v: Mapping, players) -> tuple[tuple, dict]:
         if not key <= set(players):
             raise ValueError(f"v's coalition {coalition!r} names a player not in "
                              f"players={players!r}")
-        try:
-            value = float(value)
-        except (TypeError, ValueError):
-            raise TypeError(f"v({coalition!r}) must be a number, got {value!r}") from None
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+            raise TypeError(f"v({coalition!r}) must be a real number (not a bool or a "
+                            f"string), got {value!r}")
+        value = float(value)
         if not np.isfinite(value):
             raise ValueError(f"v({coalition!r}) must be finite, got {value!r}")
         table[key] = value

@@ -298,3 +298,54 @@ def test_situations_are_checked_before_the_duel_is_solved(monkeypatch):
     with pytest.raises(ValueError, match=r"situations\[0\] set_aside must hold faces"):
         panache.duel_keeps(panache.Rules(n_dice=3, start_points=6), 4,
                            situations=[((7,), (6, 5))])  # fmt: skip
+
+
+def _start_view():
+    position = samarra.start_position(samarra.Rules(), "SMD", "DMS")
+    return samarra.View.of(position, position.to_move)
+
+
+#: The sixth probe's bad inputs that were accepted or answered unclearly.
+SIXTH_PROBE = {
+    "a bool coalition value": (
+        lambda: tabletop.shapley_value({("A",): 1.0, ("Z",): 2.0, ("A", "Z"): True}, "AZ"),
+        TypeError, r"v\(\('A', 'Z'\)\) must be a real number \(not a bool"),
+    "a string coalition value": (
+        lambda: tabletop.least_core({("A",): 0.0, ("Z",): 0.0, ("A", "Z"): "1"}, "AZ"),
+        TypeError, r"must be a real number .* got '1'"),
+    "a card problem's row as text": (
+        lambda: commander.CardDataError([("f", "row", "field", "msg")]),
+        TypeError, r"each problem must be \(file: str, row: int, field: str, message: str\)"),
+    "a random agent with no option": (
+        lambda: samarra.RandomAgent().choose(_start_view(), [], __import__("random").Random(0)),
+        ValueError, r"opts must hold at least one option"),
+    "a greedy agent with no option": (
+        lambda: samarra.GreedyAgent().probabilities(_start_view(), []),
+        ValueError, r"opts must hold at least one option"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("case", SIXTH_PROBE)
+def test_a_sixth_probe_finds_a_clear_error(case):
+    call, error, message = SIXTH_PROBE[case]
+    with pytest.raises(error, match=message):
+        call()
+
+
+def test_the_memory_budget_counts_the_process_s_address_space_limit():
+    """Under ``ulimit -v`` the machine's free memory overstates what an allocation can
+    get: a request over the limit is refused with its estimate, not a numpy error."""
+    import subprocess
+    import sys
+
+    script = ("import resource; resource.setrlimit(resource.RLIMIT_AS, (6 * 2**30, "
+              "resource.RLIM_INFINITY))\n"
+              "import citadel\n"
+              "try:\n"
+              "    citadel.simulate_games(citadel.Rules(), 'random', 10**8, seed=1)\n"
+              "except MemoryError as error:\n"
+              "    print(error)\n")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         timeout=300)  # fmt: skip
+    assert out.stdout.startswith("citadel.simulate_games needs about 8.8 GB"), out.stderr[-2000:]
+    assert "allow_large=True" in out.stdout

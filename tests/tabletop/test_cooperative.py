@@ -79,7 +79,8 @@ def test_bad_games():
     with pytest.raises(ValueError, match="every one of the 3 non-empty coalitions of 2 "
                                          "players, got 2"):  # fmt: skip
         shapley_value({("A",): 1.0, ("B",): 0.0}, "AB")
-    with pytest.raises(TypeError, match=r"v\(\('A', 'B'\)\) must be a number, got 'one'"):
+    with pytest.raises(TypeError, match=r"v\(\('A', 'B'\)\) must be a real number \(not a "
+                                        r"bool or a string\), got 'one'"):
         shapley_value({("A",): 1.0, ("B",): 0.0, ("A", "B"): "one"}, "AB")
     with pytest.raises(ValueError, match="names a player not in"):
         least_core({("A",): 1.0, ("Z",): 0.0, ("A", "B"): 1.0, ("B",): 0.0}, "AB")
