@@ -2,8 +2,9 @@
 
 :func:`balance` returns one row per metric of :data:`METRICS` (the columns of
 :mod:`tabletop.balance`): the 1-vs-1 game and the coalition values solved exactly on
-a stated bid grid, draws, stalls and game length simulated. The list is fixed, so the
-cards of two variants line up (``python -m citadel compare``).
+a stated bid grid, draws, stalls and game length simulated (exact for the heuristic
+``straight``, which draws nothing at random: every game is the same game). The list is
+fixed, so the cards of two variants line up (``python -m citadel compare``).
 
 The exact rows and their abstractions (see :mod:`citadel.whole_game` and
 :mod:`citadel.coalitions`): amounts on a bid grid (the finest grid that keeps the
@@ -26,6 +27,9 @@ import dataclasses
 import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
 
+import numpy as np
+
+from citadel.agents import AGENTS
 from citadel.coalitions import alliance_analysis, coalition_classes
 from citadel.rules import Rules
 from citadel.sides import compass_check, sides_space, solve_sides
@@ -41,6 +45,10 @@ from tabletop.sweep import task_seed
 from tabletop.validate import check_bool, check_choice
 
 PLAY = {"heuristic": "straight", "random": "random"}  # agent on every seat
+#: The agents that draw nothing at random (:func:`citadel.agents.agent`: only ``"random"``
+#: uses its generator), and the rules hold no chance: with one of them on every seat every
+#: game is the same game, so the card's figures of their games are exact.
+DETERMINISTIC = frozenset(a for a in AGENTS if a != "random")
 #: How the card's text names each direction set of the 1 vs 1 solve.
 DIRECTION_WORDS = {"all": "all eight directions (the game as written)",
                    "axis": "own directions (an abstraction)",
@@ -80,18 +88,27 @@ METRICS = (
            "what two best responses free to write any of the eight directions gain together "
            "against the 1 vs 1 solution of grid {duel_grid}, {duel_directions} "
            "(check_solution(..., 'all'))"),
+    Metric("duel_exploitability_compass_coarse", "exact", "score (range 2)",
+           "the same gain against the 1 vs 1 solution of the coarser grid {coarse_grid}"),
+    Metric("duel_exploitability_compass_fine", "exact", "score (range 2)",
+           "the same gain against the 1 vs 1 solution of the finer grid {fine_grid}"),
     Metric("sides_exploitability_compass", "exact", "score (range 2)",
            "the largest such gain against the own-directions solutions of {compass_sides} "
            "on a board of radius {compass_radius}, capital {compass_capital} a seat, bid grid "
            "{compass_step} (compass_check)"),
-    *(m for name, agent in PLAY.items() for m in (
-        Metric(f"draw_rate_{name}", "monte carlo", "probability",
-               f"share of {{n_players}}-player games nobody wins, '{agent}' agents on every seat"),
-        Metric(f"stall_rate_{name}", "monte carlo", "probability",
+    *(m for name, agent in PLAY.items()
+      for method, how in [("exact", "; exact: the agents draw nothing at random, so every "
+                                    "game is the same game (n: games simulated)")
+                          if agent in DETERMINISTIC else ("monte carlo", "")]
+      for m in (
+        Metric(f"draw_rate_{name}", method, "probability",
+               f"share of {{n_players}}-player games nobody wins, '{agent}' agents on every "
+               f"seat{how}"),
+        Metric(f"stall_rate_{name}", method, "probability",
                f"share of {{n_players}}-player games still running at max_rounds "
-               f"({{max_rounds}}), '{agent}' agents"),
-        Metric(f"rounds_{name}", "monte carlo", "rounds",
-               f"mean length of {{n_players}}-player games, '{agent}' agents"),
+               f"({{max_rounds}}), '{agent}' agents{how}"),
+        Metric(f"rounds_{name}", method, "rounds",
+               f"mean length of {{n_players}}-player games, '{agent}' agents{how}"),
     )),
     Metric("coalition_neighbours", "exact", "score",
            "what two neighbouring seats (N+E) can guarantee themselves against the other two, "
@@ -194,11 +211,15 @@ def balance(rules: Rules | None = None, *, n_games: int = 20_000, seed=0,
         * ``duel_exploitability_compass`` (exact): what full-compass responders gain
           against the 1 vs 1 solution (with ``duel_directions="all"``, the solver's
           own error; with ``"axis"``, what the abstraction costs);
+          ``duel_exploitability_compass_coarse`` and ``_fine`` the same on the coarser
+          and the finer grid;
           ``sides_exploitability_compass`` (exact): the same against the
           own-directions two-against-two solutions on a small board;
-        * ``draw_rate_<play>``, ``stall_rate_<play>``, ``rounds_<play>`` (MC) for
-          heuristic (``straight``) and random play: games nobody wins, games still
-          running at ``max_rounds``, mean length;
+        * ``draw_rate_<play>``, ``stall_rate_<play>``, ``rounds_<play>`` for heuristic
+          (``straight``) and random play: games nobody wins, games still running at
+          ``max_rounds``, mean length; Monte Carlo for random play, exact for
+          ``straight``, which draws nothing at random (:data:`DETERMINISTIC`: every
+          game is the same game, checked on the ``n_games`` simulated);
         * ``coalition_neighbours``, ``coalition_opposite``, ``coalition_trio``
           (exact): what N+E, N+S and N+E+S can guarantee themselves;
         * ``least_core_epsilon`` and ``core_empty`` (exact).
@@ -313,21 +334,36 @@ def _main_entries(rules: Rules, grids: tuple[int, int, int], n_games: int, root,
     entries["duel_draw_start"] = exact(draw, size)
     entries["duel_draw_start_fine"] = exact(draw if fine is duel else stall_odds(fine).draw,
                                             fine.values.size)  # fmt: skip
-    if compass_capital is not None:
-        entries["duel_exploitability_compass"] = exact(
-            check_solution(duel, "all", progress=False).exploitability, size)
-        entries["sides_exploitability_compass"] = _sides_exploitability(rules, compass_capital)
-    else:
-        entries["duel_exploitability_compass"] = exact(None, 0)
-        entries["sides_exploitability_compass"] = exact(None, 0)
+    # each grid's solution against best responses over every legal order, checked once
+    gains = ({g: check_solution(solved[g], "all", progress=False).exploitability
+              for g in solved} if compass_capital is not None else {})
+    for metric, g in (("duel_exploitability_compass", g_duel),
+                      ("duel_exploitability_compass_coarse", g_coarse),
+                      ("duel_exploitability_compass_fine", g_fine)):  # fmt: skip
+        entries[metric] = (exact(gains[g], solved[g].values.size) if gains
+                           else exact(None, 0))  # fmt: skip
+    entries["sides_exploitability_compass"] = (
+        _sides_exploitability(rules, compass_capital) if compass_capital is not None
+        else exact(None, 0))
 
     for i, (name, agent) in enumerate(PLAY.items()):
         games = simulate_games(rules, agent, n_games, seed=task_seed(root, i))
         stalled = games.draws & (games.rounds >= rules.max_rounds)
-        entries[f"draw_rate_{name}"] = estimate(estimate_mean(games.draws))
-        entries[f"stall_rate_{name}"] = estimate(estimate_mean(stalled))
-        entries[f"rounds_{name}"] = estimate(estimate_mean(games.rounds))
+        for metric, samples in (("draw_rate", games.draws), ("stall_rate", stalled),
+                                ("rounds", games.rounds)):  # fmt: skip
+            entries[f"{metric}_{name}"] = (_same_game(samples, agent)
+                                           if agent in DETERMINISTIC
+                                           else estimate(estimate_mean(samples)))  # fmt: skip
     return entries
+
+
+def _same_game(samples, agent: str):
+    """The exact figure of games between deterministic ``agent`` players: every game
+    is the same game (checked), so the mean is the figure of each."""
+    samples = np.asarray(samples, dtype=float)
+    if samples.min() != samples.max():
+        raise RuntimeError(f"games between deterministic {agent!r} players differ")
+    return exact(samples[0], samples.size)
 
 
 def _sides_exploitability(rules: Rules, capital: int):

@@ -47,7 +47,8 @@ def test_exact_rows_equal_the_solvers(card):
     assert card.loc["duel_draw_start_fine", "value"] == stall_odds(duel).draw
     assert "all eight directions" in card.loc["duel_value_start", "meaning"]
     # quick cards leave the exploitability rows out
-    assert card.loc[["duel_exploitability_compass", "sides_exploitability_compass"],
+    assert card.loc[["duel_exploitability_compass", "duel_exploitability_compass_coarse",
+                     "duel_exploitability_compass_fine", "sides_exploitability_compass"],
                     "value"].isna().all()
     res = alliance_analysis(dataclasses.replace(RULES, n_players=4, bid_step=10))
     values = res.values["value"]
@@ -85,6 +86,11 @@ def test_compass_rows_equal_the_checks(directions):
     assert card.loc["duel_value_lead", "value"] == duel.value(1)
     exploitability = check_solution(duel, "all", progress=False).exploitability
     assert card.loc["duel_exploitability_compass", "value"] == exploitability
+    # the coarser grid's solution (grid 10) met likewise; the finer grid is the duel's own
+    coarse = solve_duel_game(dataclasses.replace(RULES, n_players=2, bid_step=10), directions)
+    assert (card.loc["duel_exploitability_compass_coarse", "value"]
+            == check_solution(coarse, "all", progress=False).exploitability)
+    assert card.loc["duel_exploitability_compass_fine", "value"] == exploitability
     if directions == "all":
         assert exploitability < 1e-4  # the solver's own error
     small = dataclasses.replace(RULES, n_players=4, radius=1, capital=5, bid_step=5)
@@ -103,6 +109,23 @@ def test_monte_carlo_rows_equal_the_simulator_with_the_same_seed(card):
         assert card.loc[f"rounds_{name}", "value"] == games.rounds.mean()
         stalled = games.draws & (games.rounds >= RULES.max_rounds)
         assert card.loc[f"stall_rate_{name}", "value"] == stalled.mean()
+
+
+@pytest.mark.parametrize("min_bid", [0, 1])
+def test_straight_rows_are_exact(card, min_bid):
+    """`straight` draws nothing at random: every game is the same game, so its rows are
+    exact (and the index prints them so), whatever the rules; random play's are not."""
+    rows = [f"{m}_heuristic" for m in ("draw_rate", "stall_rate", "rounds")]
+    if min_bid:
+        card = balance(dataclasses.replace(RULES, min_bid=min_bid), seed=SEED,
+                       **{**SIZES, "n_games": 50}).set_index("metric")  # fmt: skip
+    assert (card.loc[rows, "method"] == "exact").all()
+    assert card.loc[rows, "low"].equals(card.loc[rows, "value"])
+    assert (card.loc[[r.replace("heuristic", "random") for r in rows], "method"]
+            == "monte carlo").all()
+    games = simulate_games(dataclasses.replace(RULES, min_bid=min_bid), "straight", 3, seed=1)
+    assert card.loc["rounds_heuristic", "value"] == games.rounds[0]
+    assert "every game is the same game" in card.loc["draw_rate_heuristic", "meaning"]
 
 
 def test_an_independent_run_falls_within_the_intervals(card):
