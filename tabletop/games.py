@@ -334,11 +334,13 @@ GAMES: dict[str, Game] = {
                            "of the computed equilibrium (another optimal strategy pair may draw "
                            "more or less){§Stalling under optimal play, and what `min_bid` "
                            "does}. Honest (`straight`) players stall to the round limit in "
-                           "{base.stall_rate_heuristic:pct} of games{§Honest heuristics, "
+                           "{base.stall_rate_heuristic:pct} of games (`straight` draws nothing "
+                           "at random: every game is the same game){§Honest heuristics, "
                            "simulated}; random players draw {base.draw_rate_random:pct}",
                            "citadel", "Variants under random play"),
                 length=Cell("rounds with random players: {base.rounds_random:num}; with "
-                            "`straight` players: {base.rounds_heuristic:num}",
+                            "`straight` players: {base.rounds_heuristic:num} (every game "
+                            "the same game)",
                             "citadel", "Variants under random play"),
                 exploit=Cell("abstention: once honest bids round down to 0 nobody moves the "
                              "pawn and nothing ends the game before the round limit; `straight` "
@@ -371,7 +373,7 @@ GAMES: dict[str, Game] = {
                             "simulated}; random players draw "
                             "{fix.draw_rate_random:pct}, a change of {diff.draw_rate_random:pp}",
                             "citadel", "Variants under random play"),
-                fixes=({"min_bid": 1}, {"min_bid": 10}),
+                fixes=({"min_bid": 1},),
                 objective="duel_draw_start",
                 others="Stalling under optimal play, and what `min_bid` does",
                 note="The simulated figures come from the card's own games (n in each "
@@ -379,10 +381,14 @@ GAMES: dict[str, Game] = {
                      "of the same rules, so their figures differ within their intervals. "
                      "The 1 vs 1 values are exact for the game on each bid grid named, "
                      "each side free to write any of the eight directions, up to the "
-                     "solver's own error, measured exactly on the grid of "
-                     "{base.duel_grid:setting} points: best "
+                     "solver's own error, measured exactly on every grid quoted: best "
                      "responses over every legal order gain "
-                     "{base.duel_exploitability_compass:num} against its solution (both "
+                     "{base.duel_exploitability_compass_fine:num} on the grid of "
+                     "{base.duel_fine_grid:setting}, "
+                     "{base.duel_exploitability_compass:num} on the grid of "
+                     "{base.duel_grid:setting} and "
+                     "{base.duel_exploitability_compass_coarse:num} on the grid of "
+                     "{base.duel_coarse_grid:setting} against each grid's solution (both "
                      "gains added). "
                      "The coalition values are those of an abstraction "
                      "(amounts on a bid grid, each side writing only its own directions) that "
