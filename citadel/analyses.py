@@ -155,7 +155,7 @@ def grid_for(rules: Rules, grid: int, name: str = "grid") -> int:
 def balance(rules: Rules | None = None, *, n_games: int = 20_000, seed=0,
             duel_grid: int = 5, coalition_grid: int = 50, jobs: int = 2,
             compass: bool = True, compass_capital: int = COMPASS_BOARD["capital"],
-            duel_directions: str = "all", fine_grid: int = 2):  # fmt: skip
+            duel_directions: str = "all", fine_grid: int | None = None):  # fmt: skip
     """The balance card of ``rules`` (default: the rules of docs/rules.md).
 
     Parameters
@@ -172,10 +172,11 @@ def balance(rules: Rules | None = None, *, n_games: int = 20_000, seed=0,
         Bid grid of the 1 vs 1 solve, rounded up to a multiple of bid_step
         (:func:`grid_for`; default 5); the solve is repeated on a grid twice as coarse
         (rounded likewise) to show how far the values still move.
-    fine_grid : int
-        A finer bid grid, rounded up likewise (default 2; at most ``duel_grid``), on
-        which the 1 vs 1 lead and draw chance are solved again: how far they still move
-        as the grid refines (the duel's own solve is reused when the two grids are one).
+    fine_grid : int, optional
+        A finer bid grid, rounded up likewise, at most ``duel_grid`` (default: 2, or
+        ``duel_grid`` when that is finer), on which the 1 vs 1 lead and draw chance are
+        solved again: how far they still move as the grid refines (the duel's own
+        solve is reused when the two grids are one).
     coalition_grid : int
         Bid grid of the coalition solves, rounded up likewise (default 50).
     jobs : int
@@ -303,12 +304,16 @@ def card_seconds(rules: Rules | None = None, **options) -> float:
                                for name in coalition_classes(four)))  # fmt: skip
 
 
-def _duel_grids(rules: Rules, duel_grid: int, fine_grid: int) -> tuple[int, int, int]:
+def _duel_grids(rules: Rules, duel_grid: int, fine_grid: int | None) -> tuple[int, int, int]:
     """The 1 vs 1 bid grids of the card: the duel's, the one twice as coarse and the
-    finer one (never coarser than the duel's), each a multiple of ``bid_step``."""
+    finer one (``None``: 2, or the duel's when finer), each a multiple of ``bid_step``."""
     g_duel = grid_for(rules, duel_grid, "duel_grid")
-    return (g_duel, grid_for(rules, 2 * g_duel, "duel_grid"),
-            min(grid_for(rules, fine_grid, "fine_grid"), g_duel))  # fmt: skip
+    if fine_grid is None:
+        fine_grid = min(2, duel_grid)
+    g_fine = grid_for(rules, fine_grid, "fine_grid")
+    if fine_grid > duel_grid:
+        raise ValueError(f"fine_grid must be at most duel_grid={duel_grid}, got {fine_grid}")
+    return g_duel, grid_for(rules, 2 * g_duel, "duel_grid"), g_fine
 
 
 def _main_entries(rules: Rules, grids: tuple[int, int, int], n_games: int, root,

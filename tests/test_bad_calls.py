@@ -319,6 +319,10 @@ SIXTH_PROBE = {
     "a random agent with no option": (
         lambda: samarra.RandomAgent().choose(_start_view(), [], __import__("random").Random(0)),
         ValueError, r"opts must hold at least one option"),
+    "a finer grid coarser than the duel's": (
+        lambda: citadel.balance(citadel.Rules(radius=1, capital=10, bid_step=5), n_games=100,
+                                duel_grid=5, fine_grid=10, jobs=1, compass=False),
+        ValueError, r"fine_grid must be at most duel_grid=5, got 10"),
     "a greedy agent with no option": (
         lambda: samarra.GreedyAgent().probabilities(_start_view(), []),
         ValueError, r"opts must hold at least one option"),

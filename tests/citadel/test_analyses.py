@@ -60,8 +60,8 @@ def test_exact_rows_equal_the_solvers(card):
 
 
 def test_the_finer_grid_is_solved_again():
-    """On a grid of 1 point the finer grid 2 is a solve of its own (never coarser than
-    the duel's grid)."""
+    """On a grid of 1 point the finer grid 2 is a solve of its own; a finer grid
+    coarser than the duel's is refused."""
     rules = dataclasses.replace(RULES, bid_step=1)
     card = balance(rules, seed=SEED, **{**SIZES, "n_games": 200, "fine_grid": 2}
                    ).set_index("metric")  # fmt: skip
@@ -70,8 +70,8 @@ def test_the_finer_grid_is_solved_again():
     assert card.loc["duel_value_lead_fine", "value"] == fine.value(1)
     assert card.loc["duel_draw_start_fine", "value"] == stall_odds(fine).draw
     assert "finer grid 2" in card.loc["duel_draw_start_fine", "meaning"]
-    coarse = balance(rules, seed=SEED, **{**SIZES, "n_games": 200, "fine_grid": 10})
-    assert coarse.set_index("metric").loc["duel_fine_grid", "value"] == 5
+    with pytest.raises(ValueError, match="fine_grid must be at most duel_grid=5, got 10"):
+        balance(rules, seed=SEED, **{**SIZES, "n_games": 200, "fine_grid": 10})
 
 
 @pytest.mark.parametrize("directions", ["all", "axis"])
