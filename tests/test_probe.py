@@ -64,6 +64,14 @@ class Kind:
     bad: tuple = ()
 
 
+def _finer_grid() -> Kind:
+    """``citadel.balance``'s ``fine_grid``: None or an int from 1 up to the drawn
+    ``duel_grid`` (a finer grid is never coarser than the duel's)."""
+    refused = Int(1, None, 3, optional=True).bad
+    return Kind("None or int 1..duel_grid", lambda drawn: st.one_of(
+        st.none(), st.integers(1, drawn["duel_grid"])), refused)
+
+
 def _const(value) -> Callable[[dict], st.SearchStrategy]:
     return lambda drawn: st.just(value)
 
@@ -572,7 +580,7 @@ def _api() -> dict[str, Entry]:
             {"rules": _rules_optional(C), "n_games": Int(2, None, 50), "seed": SEED,
              "duel_grid": Int(1, None, 3), "coalition_grid": Int(1, None, 3),
              "jobs": Int(1, None, 1), "compass": BOOL, "compass_capital": Int(1, None, 3),
-             "duel_directions": Choice("all", "axis", "fees"), "fine_grid": Int(1, None, 3)},
+             "duel_directions": Choice("all", "axis", "fees"), "fine_grid": _finer_grid()},
             pd.DataFrame, lambda r, a: _check_card(r), slow=True),
         "citadel.check_sides": Entry(
             {"sol": Fixed(lambda d: _citadel_sides(), "x", 3, None)}, citadel.SidesCheck,
