@@ -312,7 +312,6 @@ class GreedyAgent:
 
     def probabilities(self, view: View, opts: list[Option]) -> list[float]:
         """The probability of each option (uniform over :meth:`pool`)."""
-        check_options(opts)
         return _uniform_over(self.pool(view, opts), opts)
 
     def choose(self, view: View, opts: list[Option], rng: random.Random) -> Option:
@@ -388,11 +387,9 @@ class DeterminizingAgent:
 
     def probabilities(self, view: View, opts: list[Option]) -> list[float]:
         """The probability of each option (uniform over :meth:`pool`)."""
-        check_options(opts)
         return _uniform_over(self.pool(view, opts), opts)
 
     def choose(self, view: View, opts: list[Option], rng: random.Random) -> Option:
-        check_options(opts)
         pool = self.pool(view, opts)
         return pool[rng.randrange(len(pool))]
 

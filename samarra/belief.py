@@ -74,7 +74,14 @@ import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from samarra.agents import DeterminizingAgent, Option, View, determinizations, options
+from samarra.agents import (
+    DeterminizingAgent,
+    Option,
+    View,
+    check_options,
+    determinizations,
+    options,
+)
 from samarra.engine import legal_actions, next_position
 from samarra.hidden import HiddenSolution
 from samarra.hidden_tree import _Trusted
@@ -313,6 +320,7 @@ class BeliefAgent:
 
     def pool(self, view: View, opts: list[Option]) -> list[Option]:
         """The options of best posterior-weighted value, which the agent draws from."""
+        check_options(opts)
         worlds, weights = self._worlds(view)
         score, me = self._scorer.score, view.side
         means = [sum(w * score(p, o, me) for p, w in zip(worlds, weights, strict=True))

@@ -272,13 +272,6 @@ def _commander_inputs():
     return list(commander.load_decks(None, cards).values())[:2], cards
 
 
-@pytest.mark.parametrize("case", HAND_BUILT)
-def test_a_fifth_probe_finds_a_clear_error(case):
-    call, error, message = HAND_BUILT[case]
-    with pytest.raises(error, match=message):
-        call()
-
-
 def test_a_cached_answer_is_not_handed_to_an_argument_of_another_type():
     """``allow_large=0`` equals ``False`` in Python: the cached duel of ``False`` must
     not answer it; the function's own check refuses it."""
@@ -329,9 +322,13 @@ SIXTH_PROBE = {
 }  # fmt: skip
 
 
-@pytest.mark.parametrize("case", SIXTH_PROBE)
-def test_a_sixth_probe_finds_a_clear_error(case):
-    call, error, message = SIXTH_PROBE[case]
+#: Every input above, the fifth probe's and the sixth's.
+PROBED = {**HAND_BUILT, **SIXTH_PROBE}
+
+
+@pytest.mark.parametrize("case", PROBED)
+def test_a_probe_s_bad_input_gets_a_clear_error(case):
+    call, error, message = PROBED[case]
     with pytest.raises(error, match=message):
         call()
 
