@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 from commander import Rules
 from commander.market import transact
 from commander.race import race_table, solve_race
-from tests.commander.brute import race_bfs, stream
+from commander.race_reference import race_search, stream
 
 rule_sets = st.builds(
     Rules,
@@ -40,8 +40,11 @@ def replay(rules, result, gold, doublons, stock, income, drain):
 def test_dp_matches_breadth_first_search(rules, gold, doublons, stock, income, drain):
     horizon = 6
     result = solve_race(rules, gold, doublons, stock, income, drain, horizon=horizon)
-    wins = race_bfs(rules, gold, doublons, stock, income, drain, horizon)
+    wins = race_search(rules, gold, doublons, stock, income, horizon, drain=drain)
     assert result.by_turn["doublons_left"].to_dict() == wins
+    first = race_search(rules, gold, doublons, stock, income, horizon, drain=drain,
+                        first_only=True)
+    assert first == ({min(wins): wins[min(wins)]} if wins else {})
     if wins:
         assert result.win_turn == min(wins)
         assert result.doublons_left == wins[min(wins)]
