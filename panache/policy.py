@@ -248,7 +248,8 @@ HUMAN_POLICIES = {
     "best_die": "keep only the best die of each roll (so every die is rolled until the last)",
     "nonnegative": "keep every die worth >= 0; if there is none, keep the best one",
     "stop_at_nonnegative": "stop as soon as the total would be >= 0; else keep the best die",
-    "roger": "the seed's Roger: keep sixes (else the best die); with three sixes held, fives too",
+    "roger": "the seed's Roger: keep sixes (a roll with no six: its best die); once a roll "
+             "with a six brings the sixes held to three, that roll's fives too",
 }
 
 

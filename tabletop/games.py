@@ -456,7 +456,7 @@ GAMES: dict[str, Game] = {
                 others="The tie-break as a game: the `horizon` knob",
                 note="Self-play is hidden-information play of two determinising agents "
                      "on random setups: the report's own games (the same balance card, "
-                     "simulation and seed); the perfect-information figures are exact. "
+                     "simulation and random seed); the perfect-information figures are exact. "
                      "The self-play figures describe these agents, not the game: the "
                      "hidden-information game of 3 x 5 is not solved (the report's "
                      "section *Hidden information: agents and a tournament*).",
@@ -538,7 +538,7 @@ GAMES: dict[str, Game] = {
                      "ransoms, rallies, alliances in battle, refutations of agreements and "
                      "conquests of territories are not played. The economy cells are the "
                      "2-player row of the report's table by player count: the same balance "
-                     "card, simulation and seed.",
+                     "card, simulation and random seed.",
             ),
         ),
     )
