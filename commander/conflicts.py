@@ -105,7 +105,8 @@ def battle(
     ----------
     kind : {"tactical", "economic"}
     attackers, defenders : sequence of int
-        Conquest (tactical) or diplomacy (economic) of each engaged untapped character.
+        Conquest (tactical) or diplomacy (economic) of each engaged untapped character;
+        at least one attacker (an undefended target may have no defender).
     target_value : int
         The territory's (tactical) or agreement's (economic) value, for the defender.
     attacker_bonus, defender_bonus : int
@@ -131,6 +132,9 @@ def battle(
     rules = Rules.check(rules)
     if kind not in KINDS:
         raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")
+    if not _ints("attackers", attackers):
+        raise ValueError("attackers must hold at least one engaged character (a battle "
+                         f"without attackers is no battle), got {attackers!r}")
     att = sum(_ints("attackers", attackers)) + check_int("attacker_bonus", attacker_bonus, 0)
     dfd = (sum(_ints("defenders", defenders)) + check_int("target_value", target_value, 0)
            + check_int("defender_bonus", defender_bonus, 0))
@@ -348,7 +352,8 @@ def battle_odds(
         Strength (conquest or diplomacy) of every card of each pool; equal values are
         still distinct cards.
     n_attackers, n_defenders : int
-        Cards drawn, without replacement, from each pool; all of them engage.
+        Cards drawn, without replacement, from each pool; all of them engage (at least
+        one attacker; no defender is allowed).
     target_value, attacker_bonus, defender_bonus : int
         As in :func:`battle`.
     attacker_commands : sequence of int, optional
@@ -377,7 +382,9 @@ def battle_odds(
         raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")
     apool = _ints("attacker_pool", attacker_pool)
     dpool = _ints("defender_pool", defender_pool)
-    ka = check_int("n_attackers", n_attackers, 0, len(apool))
+    if not apool:
+        raise ValueError(f"attacker_pool must hold at least one card, got {attacker_pool!r}")
+    ka = check_int("n_attackers", n_attackers, 1, len(apool))  # a battle needs an attacker
     kd = check_int("n_defenders", n_defenders, 0, len(dpool))
     cmds = (0,) * len(apool) if attacker_commands is None else _ints("attacker_commands",
                                                                      attacker_commands)

@@ -90,25 +90,46 @@ class View:
         for i, (cell, identity) in enumerate(self.tents):
             check_int(f"View.tents[{i}][0]", cell, 0)
             check_int(f"View.tents[{i}][1]", identity, -1, 2)
+        check_instance("View.position", self.position, Position)
+        # a view is what its side sees of its position: a field that says otherwise
+        # would let an agent (or determinizations) reason about another game
+        seen = _seen(self.position, self.side)
+        for name, value in seen.items():
+            if _plain(getattr(self, name)) != _plain(value):
+                raise ValueError(
+                    f"View.{name} must be what side {self.side} sees of View.position "
+                    f"({_plain(value)!r}; build views with View.of(position, side)), "
+                    f"got {getattr(self, name)!r}")
 
     @classmethod
     def of(cls, position: Position, side: int) -> View:
         """The view of ``position`` that player ``side`` (0 Black, 1 White) has."""
         check_instance("position", position, Position)
         side = check_int("side", side, 0, 1)
-        p, enemy = position, 3 * (1 - side)
-        tents = tuple(sorted(
-            (p.cells[enemy + f], f if p.revealed[enemy + f] else -1)
-            for f in range(3) if p.cells[enemy + f] >= 0
-        ))  # fmt: skip
-        known = tuple(
-            p.cells[enemy + f] >= 0 and p.revealed[enemy + f] and used
-            for f, used in ((MERCHANT, p.merchant_used[1 - side]),
-                            (DEATH, p.death_used[1 - side]))
-        )  # fmt: skip
-        return cls(side, p.cells[3 * side : 3 * side + 3],
-                   (p.merchant_used[side], p.death_used[side]), tents,
-                   sum(c < 0 for c in p.cells[enemy : enemy + 3]), known, p)  # fmt: skip
+        return cls(side=side, **_seen(position, side), position=position)
+
+
+def _plain(value):
+    """A field as plain Python values, for comparison (a sequence as a tuple)."""
+    return tuple(_plain(v) for v in value) if hasattr(value, "__iter__") else value
+
+
+def _seen(p: Position, side: int) -> dict:
+    """The fields of :class:`View` that ``side`` sees of position ``p``."""
+    enemy = 3 * (1 - side)
+    tents = tuple(sorted(
+        (p.cells[enemy + f], f if p.revealed[enemy + f] else -1)
+        for f in range(3) if p.cells[enemy + f] >= 0
+    ))  # fmt: skip
+    known = tuple(
+        p.cells[enemy + f] >= 0 and p.revealed[enemy + f] and used
+        for f, used in ((MERCHANT, p.merchant_used[1 - side]),
+                        (DEATH, p.death_used[1 - side]))
+    )  # fmt: skip
+    return {"own": tuple(p.cells[3 * side : 3 * side + 3]),
+            "own_used": (p.merchant_used[side], p.death_used[side]), "tents": tents,
+            "enemy_dead": sum(c < 0 for c in p.cells[enemy : enemy + 3]),
+            "enemy_used": known}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -232,12 +253,23 @@ def _uniform_over(pool: list[Option], opts: list[Option]) -> list[float]:
 
 def check_options(opts) -> None:
     """Refuse an empty list of options: an agent chooses among the legal options of the
-    position it views (:func:`samarra.options`), and a game not over has at least one."""
+    position it views (:func:`samarra.agents.options`), and a game not over has at least one."""
     if not hasattr(opts, "__len__") or isinstance(opts, (str, bytes)):
         raise TypeError(f"opts must be a list of Option, got {type(opts).__name__}")
     if len(opts) == 0:
         raise ValueError("opts must hold at least one option (the legal options of the "
-                         "viewed position, from samarra.options), got none")
+                         "viewed position, from samarra.agents.options), got none")
+    for i, o in enumerate(opts):
+        if not isinstance(o, Option):
+            raise TypeError(f"opts[{i}] must be an Option (the legal options come from "
+                            f"samarra.agents.options), got {type(o).__name__} {o!r}")
+
+
+def check_rng(rng) -> None:
+    """Refuse a chooser's random source that is not a :class:`random.Random`."""
+    if not isinstance(rng, random.Random):
+        raise TypeError(f"rng must be a random.Random (e.g. random.Random(seed)), got "
+                        f"{type(rng).__name__} {rng!r}")
 
 
 class RandomAgent:
@@ -266,6 +298,7 @@ class RandomAgent:
         return [1.0 / len(opts)] * len(opts)
 
     def choose(self, view: View, opts: list[Option], rng: random.Random) -> Option:
+        check_rng(rng)
         check_options(opts)
         return opts[rng.randrange(len(opts))]
 
@@ -315,6 +348,7 @@ class GreedyAgent:
         return _uniform_over(self.pool(view, opts), opts)
 
     def choose(self, view: View, opts: list[Option], rng: random.Random) -> Option:
+        check_rng(rng)
         check_options(opts)
         pool, sure = self._pool(view, opts)
         return pool[0] if sure else pool[rng.randrange(len(pool))]
@@ -390,6 +424,7 @@ class DeterminizingAgent:
         return _uniform_over(self.pool(view, opts), opts)
 
     def choose(self, view: View, opts: list[Option], rng: random.Random) -> Option:
+        check_rng(rng)
         pool = self.pool(view, opts)
         return pool[rng.randrange(len(pool))]
 
@@ -470,6 +505,7 @@ class ISMCTSAgent:
         return 0.0 if tb is None else (0.1 if tb == me else -0.1)
 
     def choose(self, view: View, opts: list[Option], rng: random.Random) -> Option:
+        check_rng(rng)
         check_options(opts)
         me = view.side
         worlds = determinizations(view)

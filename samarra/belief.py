@@ -79,6 +79,7 @@ from samarra.agents import (
     Option,
     View,
     check_options,
+    check_rng,
     determinizations,
     options,
 )
@@ -334,6 +335,7 @@ class BeliefAgent:
         return [1.0 / len(pool) if o in pool else 0.0 for o in opts]
 
     def choose(self, view: View, opts: list[Option], rng: random.Random) -> Option:
+        check_rng(rng)
         pool = self.pool(view, opts)
         return pool[rng.randrange(len(pool))]
 

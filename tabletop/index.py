@@ -59,9 +59,9 @@ BALANCE_INTRO = (
     "other runs of the same rules, so their figures differ within their intervals. A "
     "share's interval is Wilson's, as in the reports; a mean's is the mean ± 1.96 "
     "standard errors, or a difference's the difference ± 1.96 standard errors of the "
-    "two runs. The fix is the knob "
-    "setting, among those the card tries (the cell names how many), that brings the exploit down most "
-    "(the mildest one when several do), compared with the seed rules as "
+    "two runs. The fix is the knob setting, among those the card tries (the cell names "
+    "how many), that brings the exploit down most (the mildest one when several do), "
+    "compared with the seed rules as "
     "`python -m <game> compare` does; when none brings it down, the cell says so."
 )
 GLOSSARY_INTRO = "The technical terms of the reports, in plain words."

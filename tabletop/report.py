@@ -133,6 +133,15 @@ def markdown_table(
     |---:|-----:|:-------|
     |  0 | 0.25 | yes    |
     |  1 | –    | no     |
+
+    A column of text is printed as written, even where it reads as a number:
+
+    >>> gains = pd.DataFrame({"gain": ["1.1e-10", "0.583"], "value": [0.5, 1.0]})
+    >>> print(markdown_table(gains, floatfmt=".3f", index=False))
+    | gain    |   value |
+    |:--------|--------:|
+    | 1.1e-10 |   0.500 |
+    | 0.583   |   1.000 |
     """
     import numpy as np
     import pandas as pd
@@ -151,7 +160,14 @@ def markdown_table(
         if values.isna().any():
             values = values.astype(object).where(values.notna(), None)
         frame.isetitem(i, values)
-    return frame.to_markdown(index=index, floatfmt=floatfmt, missingval=MISSING)
+    # a column of text stays as written: tabulate would read "1.1e-10" back as a number
+    # and print it in the column's float format ("0.000" under ".3f")
+    shift = 1 if index else 0  # the row labels are tabulate's first column
+    text = [i + shift for i in range(frame.shape[1])
+            if (cells := frame.iloc[:, i].dropna()).size
+            and cells.map(lambda v: isinstance(v, str)).all()]  # fmt: skip
+    return frame.to_markdown(index=index, floatfmt=floatfmt, missingval=MISSING,
+                             disable_numparse=text or False)  # fmt: skip
 
 
 class Report:

@@ -322,8 +322,36 @@ SIXTH_PROBE = {
 }  # fmt: skip
 
 
-#: Every input above, the fifth probe's and the sixth's.
-PROBED = {**HAND_BUILT, **SIXTH_PROBE}
+def _start_position():
+    return samarra.start_position(samarra.Rules(length=3), "SMD", "SMD")
+
+
+#: The seventh probe's bad inputs that were accepted or answered unclearly.
+SEVENTH_PROBE = {
+    "a battle without attackers": (
+        lambda: commander.battle("tactical", [], [2], 3),
+        ValueError, r"attackers must hold at least one engaged character"),
+    "battle odds with no attacker drawn": (
+        lambda: commander.battle_odds("tactical", [1, 2], 0, [1], 1, 0),
+        ValueError, r"n_attackers must be 1\.\.2, got 0"),
+    "a view whose side is not the viewer of its cells": (
+        lambda: __import__("dataclasses").replace(samarra.View.of(_start_position(), 0),
+                                                  side=1),
+        ValueError, r"View\.own must be what side 1 sees of View\.position"),
+    "a random agent's rng as text": (
+        lambda: samarra.RandomAgent().choose(samarra.View.of(_start_position(), 0),
+                                             samarra.agents.options(_start_position()), "rng"),
+        TypeError, r"rng must be a random\.Random .*got str 'rng'"),
+    "a greedy agent given actions, not options": (
+        lambda: samarra.GreedyAgent().choose(
+            samarra.View.of(_start_position(), 0), samarra.legal_actions(_start_position()),
+            __import__("random").Random(1)),
+        TypeError, r"opts\[0\] must be an Option .*got Action"),
+}  # fmt: skip
+
+
+#: Every input above, the fifth probe's, the sixth's and the seventh's.
+PROBED = {**HAND_BUILT, **SIXTH_PROBE, **SEVENTH_PROBE}
 
 
 @pytest.mark.parametrize("case", PROBED)

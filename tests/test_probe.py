@@ -800,17 +800,18 @@ def _api() -> dict[str, Entry]:
              "max_rounds": Int(1, None, 20), "horizon": Int(1, None, 5)},
             pd.DataFrame, lambda r, a: _check_card(r), slow=True),
         "commander.battle": Entry(
-            # no engaged character on a side is a strength of its bonuses alone, as in
-            # battle_odds with n_attackers=0 (the defender wins the tie)
-            {"kind": Choice("tactical", "economic"), "attackers": IntList(0, 10, empty_ok=True),
+            # no engaged defender is a strength of the target's value and bonus alone; a
+            # battle needs at least one attacker
+            {"kind": Choice("tactical", "economic"), "attackers": IntList(0, 10),
              "defenders": IntList(0, 10, empty_ok=True), "target_value": Int(0, None, 3),
              "attacker_bonus": Int(0, None, 2), "defender_bonus": Int(0, None, 2),
              "attacker_commands": Fixed(lambda d: None, "x", [NAN], [1.5]),
              "rules": Rules(M)}, commander.BattleResult),
         "commander.battle_odds": Entry(
-            {"kind": Choice("tactical", "economic"), "attacker_pool": IntList(0, 10, 0),
-             "n_attackers": Kind("n <= pool", lambda d: st.integers(0, len(d["attacker_pool"])),
-                                 (-1, 2.5, NAN, "1", True, None, 99)),
+            {"kind": Choice("tactical", "economic"), "attacker_pool": IntList(0, 10, 1),
+             "n_attackers": Kind("1 <= n <= pool",
+                                 lambda d: st.integers(1, len(d["attacker_pool"])),
+                                 (0, -1, 2.5, NAN, "1", True, None, 99)),
              "defender_pool": IntList(0, 10, 0),
              "n_defenders": Kind("n <= pool", lambda d: st.integers(0, len(d["defender_pool"])),
                                  (-1, 2.5, NAN, "1", True, None, 99)),

@@ -68,7 +68,9 @@ def test_rally():
         (lambda: battle("naval", [1], [1], 0), "kind must be one of"),
         (lambda: battle("tactical", [-1], [1], 0), r"attackers\[0\] must be 0..1000000"),
         (lambda: battle("tactical", [1], [1], 0, attacker_commands=[1, 2]), "one command per"),
-        (lambda: battle_odds("tactical", [1, 2], 3, [1], 1, 0), "n_attackers must be 0..2"),
+        (lambda: battle_odds("tactical", [1, 2], 3, [1], 1, 0), "n_attackers must be 1..2"),
+        (lambda: battle_odds("tactical", [1, 2], 0, [1], 1, 0), "n_attackers must be 1..2"),
+        (lambda: battle("tactical", [], [2], 3), "attackers must hold at least one"),
         (lambda: referendum([], [1]), "must start with the launching character"),
     ],
 )
@@ -101,7 +103,7 @@ def enumerate_odds(kind, apool, ka, dpool, kd, value, cmds, rules=None):
     data=st.data(),
 )
 def test_odds_match_enumeration(kind, apool, dpool, value, data):
-    ka = data.draw(st.integers(0, len(apool)))
+    ka = data.draw(st.integers(1, len(apool)))
     kd = data.draw(st.integers(0, len(dpool)))
     cmds = data.draw(st.lists(st.integers(0, 4), min_size=len(apool), max_size=len(apool)))
     odds = battle_odds(kind, apool, ka, dpool, kd, value, attacker_commands=cmds)
