@@ -138,10 +138,10 @@ def markdown_table(
 
     >>> gains = pd.DataFrame({"gain": ["1.1e-10", "0.583"], "value": [0.5, 1.0]})
     >>> print(markdown_table(gains, floatfmt=".3f", index=False))
-    | gain    |   value |
-    |:--------|--------:|
+    |    gain |   value |
+    |--------:|--------:|
     | 1.1e-10 |   0.500 |
-    | 0.583   |   1.000 |
+    |   0.583 |   1.000 |
     """
     import numpy as np
     import pandas as pd
@@ -161,13 +161,29 @@ def markdown_table(
             values = values.astype(object).where(values.notna(), None)
         frame.isetitem(i, values)
     # a column of text stays as written: tabulate would read "1.1e-10" back as a number
-    # and print it in the column's float format ("0.000" under ".3f")
+    # and print it in the column's float format ("0.000" under ".3f"); a text column of
+    # numbers stays right-aligned, as numbers are
     shift = 1 if index else 0  # the row labels are tabulate's first column
-    text = [i + shift for i in range(frame.shape[1])
-            if (cells := frame.iloc[:, i].dropna()).size
-            and cells.map(lambda v: isinstance(v, str)).all()]  # fmt: skip
+    align = ["global"] * (shift + frame.shape[1])
+    text = []
+    for i in range(frame.shape[1]):
+        cells = frame.iloc[:, i].dropna()
+        if cells.size and cells.map(lambda v: isinstance(v, str)).all():
+            text.append(i + shift)
+            if cells.map(_reads_as_number).all():
+                align[i + shift] = "right"
     return frame.to_markdown(index=index, floatfmt=floatfmt, missingval=MISSING,
-                             disable_numparse=text or False)  # fmt: skip
+                             disable_numparse=text or False, colalign=align)  # fmt: skip
+
+
+def _reads_as_number(text: str) -> bool:
+    """Whether ``text`` is a number as tabulate reads one ("1.1e-10", "-0.583"; not
+    "1,234")."""
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
 
 
 class Report:
