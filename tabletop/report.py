@@ -177,10 +177,10 @@ def markdown_table(
 
 
 def _reads_as_number(text: str) -> bool:
-    """Whether ``text`` is a number as tabulate reads one ("1.1e-10", "-0.583"; not
-    "1,234")."""
+    """Whether ``text`` is a number as tabulate reads one ("1.1e-10", "-0.583",
+    "48,859")."""
     try:
-        float(text)
+        float(text.replace(",", ""))
     except ValueError:
         return False
     return True
