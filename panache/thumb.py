@@ -587,4 +587,7 @@ def rule_of_thumb(rules: Rules | None = None, utility: str = "ev", margin: float
     1. if keeping them all makes a total of exactly 0: stop (keep them all)
     2. otherwise: keep every die worth +1 or more (faces 6), at least the best one
     """
+    from tabletop.validate import check_float
+
+    check_float("margin", margin, 0.0)  # before the search, not after it
     return search_rules(rules, utility).shortest_within(margin)

@@ -350,8 +350,16 @@ SEVENTH_PROBE = {
 }  # fmt: skip
 
 
-#: Every input above, the fifth probe's, the sixth's and the seventh's.
-PROBED = {**HAND_BUILT, **SIXTH_PROBE, **SEVENTH_PROBE}
+#: The eighth probe's bad input that was answered only after the work.
+EIGHTH_PROBE = {
+    "a negative rule-of-thumb margin, refused before the search": (
+        lambda: panache.rule_of_thumb(panache.Rules(n_dice=3, start_points=10), margin=-1),
+        ValueError, r"margin must be"),
+}  # fmt: skip
+
+
+#: Every input above, the fifth probe's and the later ones'.
+PROBED = {**HAND_BUILT, **SIXTH_PROBE, **SEVENTH_PROBE, **EIGHTH_PROBE}
 
 
 @pytest.mark.parametrize("case", PROBED)
