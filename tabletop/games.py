@@ -449,7 +449,7 @@ GAMES: dict[str, Game] = {
                          "{diff.selfplay_draws:pp}; the first mover's edge there, "
                          "P(first mover wins) - P(second wins), is "
                          "{fix.selfplay_first_mover_edge:signed}, a change of "
-                         "{diff.selfplay_first_mover_edge:signed}",
+                         "{diff.selfplay_first_mover_edge:signed} (from the unrounded figures)",
                          "samarra", "The tie-break as a game: the `horizon` knob"),
                 fixes=({"horizon": 10},),
                 objective="horizon_pairs_drawn",
