@@ -132,10 +132,11 @@ def battle(
     rules = Rules.check(rules)
     if kind not in KINDS:
         raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")
-    if not _ints("attackers", attackers):
+    engaged = _ints("attackers", attackers)
+    if not engaged:
         raise ValueError("attackers must hold at least one engaged character (a battle "
                          f"without attackers is no battle), got {attackers!r}")
-    att = sum(_ints("attackers", attackers)) + check_int("attacker_bonus", attacker_bonus, 0)
+    att = sum(engaged) + check_int("attacker_bonus", attacker_bonus, 0)
     dfd = (sum(_ints("defenders", defenders)) + check_int("target_value", target_value, 0)
            + check_int("defender_bonus", defender_bonus, 0))
     commands = () if attacker_commands is None else _ints("attacker_commands", attacker_commands)
