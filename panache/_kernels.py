@@ -30,17 +30,23 @@ def stake_ceiling(points, stake_factor, stake_cap):
 @jit
 def solve_turn_kernel(
     n, sums, state_start, state_sum, size_offset, probability,
-    opt_start, opt_size, opt_value, final_utility, choice_offset,
+    opt_start, opt_size, opt_value, final_utility, final_secondary, choice_offset,
 ):  # fmt: skip
     """Backward induction over (dice left m, set-aside total); see ``panache.turn``.
 
-    Returns ``value[m, g]`` (expected utility with ``m`` dice to roll and set-aside
-    total ``sums[g]``) and ``choice`` (the option taken for each state and roll).
+    Among the options whose value ties the best (to ``TIE_TOLERANCE``), the one with the
+    highest ``final_secondary`` in expectation (under the choices made after it) is
+    taken, then the one listed first. Returns ``value[m, g]`` (expected utility with
+    ``m`` dice to roll and set-aside total ``sums[g]``), ``secondary[m, g]`` (the
+    expected secondary utility of the chosen policy) and ``choice`` (the option taken
+    for each state and roll).
     """
     n_sums = sums.shape[0]
     value = np.full((n + 1, n_sums), np.nan)
+    secondary = np.full((n + 1, n_sums), np.nan)
     for i in range(state_start[n], state_start[n + 1]):
         value[0, state_sum[i]] = final_utility[state_sum[i]]
+        secondary[0, state_sum[i]] = final_secondary[state_sum[i]]
     choice = np.empty(choice_offset[n + 1], dtype=np.int64)
     for m in range(1, n + 1):
         j = n - m
@@ -49,20 +55,27 @@ def solve_turn_kernel(
         for s_local in range(state_start[j + 1] - state_start[j]):
             g = state_sum[state_start[j] + s_local]
             acc = 0.0
+            acc_secondary = 0.0
             for r_local in range(n_rolls):
                 r = r_first + r_local
                 best = -np.inf
+                best_secondary = -np.inf
                 best_o = -1
                 for o in range(opt_start[r], opt_start[r + 1]):
                     target = np.searchsorted(sums, sums[g] + opt_value[o])
                     v = value[m - opt_size[o], target]
-                    if v > best + TIE_TOLERANCE:
+                    w = secondary[m - opt_size[o], target]
+                    if v > best + TIE_TOLERANCE or (
+                            v >= best - TIE_TOLERANCE and w > best_secondary + TIE_TOLERANCE):
                         best = v
+                        best_secondary = w
                         best_o = o
                 acc += probability[r] * best
+                acc_secondary += probability[r] * best_secondary
                 choice[choice_offset[m] + s_local * n_rolls + r_local] = best_o
             value[m, g] = acc
-    return value, choice
+            secondary[m, g] = acc_secondary
+    return value, secondary, choice
 
 
 @jit

@@ -110,7 +110,9 @@ def advise(roll, kept=(), rules: Rules | None = None, utility=None, points=None,
     Returns
     -------
     pandas.DataFrame
-        One row per distinct sub-multiset of the roll, indexed by ``rank`` (1 = best):
+        One row per distinct sub-multiset of the roll, indexed by ``rank`` (1 = best:
+        the keep of :func:`panache.solve_turn`'s policy, which among keeps of tied value
+        takes the one with the highest expected total):
         ``keep`` and ``reroll`` (faces, highest first; ``reroll`` is ``""`` when the
         choice stops), ``n_keep``, ``keep_value`` (value of the dice kept),
         ``set_aside_total`` (total set aside after the choice), ``dice_left``,
@@ -143,11 +145,15 @@ def advise(roll, kept=(), rules: Rules | None = None, utility=None, points=None,
             f"rolled; got roll={roll}, kept={kept}"
         )
     u = turn_utility(rules, utility, points, against)
-    return _advise(rules, roll, kept, solve_turn(rules, u).values)
+    return _advise(rules, roll, kept, solve_turn(rules, u))
 
 
-def _advise(rules: Rules, roll, kept, values: pd.DataFrame) -> pd.DataFrame:
+def _advise(rules: Rules, roll, kept, solution) -> pd.DataFrame:
     import pandas as pd
+
+    values = solution.values
+    # rank 1 is the solved policy's own keep: among tied keeps, the one it takes
+    chosen = _faces_label(solution.policy.choose(kept, roll))
 
     face_value = dict(zip(range(1, N_FACES + 1), rules.face_values, strict=True))
     start = sum(face_value[f] for f in kept)
@@ -181,8 +187,10 @@ def _advise(rules: Rules, roll, kept, values: pd.DataFrame) -> pd.DataFrame:
             lead = v
         group[pos] = g
     frame["_group"] = group
+    frame["_other"] = frame["keep"] != chosen
     frame = frame.sort_values(
-        ["_group", "n_keep", "keep_value", "_faces"], ascending=[True, False, False, True]
+        ["_group", "_other", "n_keep", "keep_value", "_faces"],
+        ascending=[True, True, False, False, True],
     )
     best = frame["value"].max()
     frame["loss"] = best - frame["value"]

@@ -203,7 +203,8 @@ class PlayerSheet:
                 *self._example_lines("zero"),
             ]),
             ("In a two-player game", [
-                f"Playing both rules (every other decision well) against a perfect opponent "
+                f"Playing both rules, with every other decision (attacks, counters, stakes; not "
+                f"on this sheet) made perfectly, against a perfect opponent "
                 f"wins {both['mean']:.2%} of games (first seat {both['first']:.2%}, second "
                 f"seat {both['second']:.2%}); perfect play wins 50% over the two seats: "
                 f"{100 * both['cost']:.2f} percentage points given up.",

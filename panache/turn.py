@@ -13,11 +13,13 @@ aside (the set-aside faces matter only through their total); the final reward is
 
 where ``v(K)`` is the value of the faces in ``K``. Keeping every die rolled is
 stopping. Sub-multisets with the same size and value lead to the same state, so
-the options of a roll are the distinct pairs ``(|K|, v(K))``; ties (to 1e-12) go to
-keeping more dice, then to the higher value. The optimal policy is then
-evaluated exactly by forward propagation of probabilities over the set-aside
-multisets, which gives the full distribution of the total; the same propagation
-evaluates any other policy (:func:`evaluate_policy`).
+the options of a roll are the distinct pairs ``(|K|, v(K))``. Ties (to 1e-12) go to
+the option with the higher expected total under the policy that follows (so that among
+the policies optimal for a goal, the one chosen loses the least expected total; for
+``"ev"`` this changes nothing), then to keeping more dice, then to the higher value.
+The optimal policy is then evaluated exactly by forward propagation of probabilities
+over the set-aside multisets, which gives the full distribution of the total; the same
+propagation evaluates any other policy (:func:`evaluate_policy`).
 """
 
 from __future__ import annotations
@@ -361,7 +363,9 @@ def solve_turn(rules: Rules, utility="ev") -> TurnSolution:
         (expected total), ``"zero"`` (P(total = 0), the Master Panache attempt),
         ``"positive"`` (P(total > 0)), ``"at_least:k"`` (P(total >= k)), an array over
         :func:`reachable_totals` (lowest first) or a callable of the total. To
-        minimise, pass a negated utility.
+        minimise, pass a negated utility. Where several keeps are optimal, the policy
+        takes the one with the highest expected total (its value is the same; its
+        other outcomes are the best an optimal policy can have).
 
     Returns
     -------
@@ -384,9 +388,12 @@ def solve_turn(rules: Rules, utility="ev") -> TurnSolution:
     u = utility_vector(rules, utility)
     final_utility = np.full(t.sums.size, np.nan)
     final_utility[t.state_sum[t.state_start[n] : t.state_start[n + 1]]] = u
-    value, choice = solve_turn_kernel(
+    # among optimal options, the one with the higher expected total (then keeping more
+    # dice, then the higher value): the other outcomes of a goal's policy are its best
+    final_total = np.where(np.isnan(final_utility), np.nan, t.sums.astype(np.float64))
+    value, _, choice = solve_turn_kernel(
         n, t.sums, t.state_start, t.state_sum, t.space.size_offset, t.space.probability,
-        t.opt_start, t.opt_size, t.opt_value, final_utility, t.choice_offset,
+        t.opt_start, t.opt_size, t.opt_value, final_utility, final_total, t.choice_offset,
     )  # fmt: skip
     table_offset, _, _ = policy_layout(n)
     kept = expand_policy_kernel(

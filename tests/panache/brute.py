@@ -33,6 +33,29 @@ def optimal_value(face_values, n, utility):
     return value(0, n)
 
 
+def optimal_value_and_total(face_values, n, utility):
+    """Expectimax as :func:`optimal_value`, and among the optimal keeps of each roll (to
+    1e-12) the one with the highest expected total: ``(value, expected total)``."""
+
+    @functools.cache
+    def pair(total, left):
+        if left == 0:
+            return utility(total), float(total)
+        acc_value = acc_total = 0.0
+        for roll in itertools.product(FACES, repeat=left):
+            options = [
+                pair(total + sum(face_values[roll[i] - 1] for i in subset), left - len(subset))
+                for size in range(1, left + 1)
+                for subset in itertools.combinations(range(left), size)
+            ]
+            best = max(v for v, _ in options)
+            acc_value += best
+            acc_total += max(t for v, t in options if v >= best - 1e-12)
+        return acc_value / 6**left, acc_total / 6**left
+
+    return pair(0, n)
+
+
 def policy_distribution(face_values, n, choose):
     """Distribution of the total when ``choose(set_aside, rolled)`` picks the dice."""
     dist = defaultdict(float)

@@ -49,6 +49,18 @@ def test_optimal_value_matches_brute_force(faces, n, utility):
 
 
 @pytest.mark.parametrize("faces", FACE_SETS)
+@pytest.mark.parametrize("n", [2, 3])
+@pytest.mark.parametrize("utility", ["zero", "positive", "at_least:-2"])
+def test_among_optimal_keeps_the_policy_loses_the_least_expected_total(faces, n, utility):
+    rules = Rules(n_dice=n, face_values=faces)
+    solution = solve_turn(rules, utility)
+    value, total = brute.optimal_value_and_total(faces, n, UTILITIES[utility])
+    assert solution.value == pytest.approx(value, abs=1e-12)
+    dist = solution.distribution
+    assert float(dist.index.to_numpy() @ dist.to_numpy()) == pytest.approx(total, abs=1e-9)
+
+
+@pytest.mark.parametrize("faces", FACE_SETS)
 @pytest.mark.parametrize("n", [1, 2, 3])
 def test_evaluation_matches_enumeration_of_sequences(faces, n):
     rules = Rules(n_dice=n, face_values=faces)
