@@ -421,7 +421,9 @@ GAMES: dict[str, Game] = {
             random_play="samarra.solve:random_play",
             index_row=IndexRow(
                 edge=Cell("the setup game is worth {base.setup_value_first_mover:signed} to "
-                          "the first mover with perfect information{§The setup game}; in "
+                          "the first mover with perfect information, when play that nobody "
+                          "can force to a win counts as a draw (its value under the rules' "
+                          "tie-break is not computed){§The setup game}; in "
                           "self-play of "
                           "determinising agents P(first mover wins) - P(second wins) = "
                           "{base.selfplay_first_mover_edge:signed}, a property of these "
