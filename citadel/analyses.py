@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import dataclasses
 import multiprocessing
+import os
 from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
@@ -41,7 +42,7 @@ from tabletop.balance import Metric, build_card, estimate, exact
 from tabletop.budget import quiet_resource_tracker, stop_pool
 from tabletop.seeding import as_seed_sequence, check_count
 from tabletop.stats import estimate_mean
-from tabletop.sweep import task_seed
+from tabletop.sweep import exit_with_parent, task_seed
 from tabletop.validate import check_bool, check_choice
 
 PLAY = {"heuristic": "straight", "random": "random"}  # agent on every seat
@@ -246,7 +247,9 @@ def balance(rules: Rules | None = None, *, n_games: int = 20_000, seed=0,
     pool = None
     if jobs > 1:  # coalitions in a second process, the rest here
         quiet_resource_tracker()
-        pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+        # the worker ends with this process, even when it is killed (SIGKILL)
+        pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
+                                   initializer=exit_with_parent, initargs=(os.getpid(),))
     try:
         if pool is not None:
             coalitions = pool.submit(_coalition_entries, rules, g_coal)

@@ -271,6 +271,35 @@ def test_sigkill_during_a_report_run(tmp_path, jobs):
 # ---- unwritable cache folders --------------------------------------------------------
 
 
+CARD = """
+    import time
+    import citadel.analyses as analyses
+    from citadel import Rules
+
+    def stall(*args, **kwargs):  # the card's own part, held while its worker runs
+        print("ready", flush=True)
+        time.sleep(120)
+
+    analyses._main_entries = stall
+    analyses.balance(Rules(radius=1, capital=10, bid_step=5), n_games=10, duel_grid=5,
+                     coalition_grid=5, jobs=2, compass=False)
+"""
+
+
+@pytest.mark.slow
+def test_sigkill_during_a_citadel_card_leaves_no_worker():
+    # the coalitions of a Citadel card solved in a worker process (jobs=2): the worker,
+    # idle or busy, ends with the process that started it
+    with _start(CARD) as proc:
+        try:
+            _wait_line(proc, "ready", 240)
+            _wait_until(lambda: psutil.Process(proc.pid).children(), 60, "the worker")
+            time.sleep(2)  # the worker past its start-up
+            assert _kill(proc) == []
+        finally:
+            proc.kill()
+
+
 @pytest.fixture
 def blocked(tmp_path) -> Path:
     """A folder path that cannot be created: it runs through a regular file."""
