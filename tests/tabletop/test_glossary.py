@@ -92,7 +92,7 @@ def test_known_terms_are_used():
 
 def test_lookup_and_markdown(tmp_path):
     assert term("MAX-N").name == "max-n"
-    assert definition("stall").startswith("A game that goes on")
+    assert definition("stall").startswith("In Master Citadel, a game that goes on")
     with pytest.raises(ValueError, match="no glossary term 'checkmate'"):
         term("checkmate")
     md = glossary_markdown(level=3)
