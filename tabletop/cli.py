@@ -962,6 +962,21 @@ def announce_card(game: str, command: str, rules_list, options: dict) -> float:
     return seconds
 
 
+def _check_output_folder(output: str) -> None:
+    """Refuse ``--output`` at once when its folder cannot be created or written."""
+    import os
+    from pathlib import Path
+
+    folder = Path(output).parent
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"--output {output}: cannot create the folder {str(folder)!r} "
+                         f"({exc.strerror or exc})") from None
+    if not os.access(folder, os.W_OK):
+        raise UsageError(f"--output {output}: the folder {str(folder)!r} cannot be written")
+
+
 def _run_card(args, game: str, rules, knobs, parse, command: str):
     from tabletop import balance as card
 
@@ -972,6 +987,8 @@ def _run_card(args, game: str, rules, knobs, parse, command: str):
         return card.cached_balance(game, rules(**variant), seed=args.seed, cache=args.cache,
                                    **options)  # fmt: skip
     baseline = parse_knobs(args.baseline, rules, parse)
+    if args.format == "md":
+        _check_output_folder(args.output or f"{game}-compare.md")
     announce_card(game, command, [rules(**variant), rules(**baseline)], options)
     res = card.compare_rules(game, variant, baseline, seed=args.seed, cache=args.cache,
                              **options)  # fmt: skip

@@ -182,6 +182,9 @@ def least_core(v: Mapping, players) -> LeastCore:
 
     players, table = _players_and_values(v, players)
     n = len(players)
+    if n < 2:  # no proper coalition: no excess to bound
+        raise ValueError(f"players must hold at least 2 players for a least core (one player "
+                         f"simply gets v of itself), got {players!r}")
     proper = [frozenset(c) for size in range(1, n) for c in itertools.combinations(players, size)]
     # variables: x_1..x_n, eps; minimise eps
     cost = np.zeros(n + 1)

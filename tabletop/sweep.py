@@ -527,6 +527,27 @@ def _named_analysis(analysis: str, name):
     return functools.partial(balance_task, game=game), name or analysis
 
 
+def _check_card_knobs(game: str, variants, fixed) -> None:
+    """Refuse, before any task runs, a grid knob or fixed argument of ``"<game>.balance"``
+    that is neither a knob of the game's rules nor an option of its balance card."""
+    import dataclasses
+    import inspect
+
+    from tabletop.games import get
+
+    entry = get(game)
+    knobs = {f.name for f in dataclasses.fields(entry.rules_class()) if f.init}
+    params = inspect.signature(entry.balance).parameters
+    options = {n for n, p in params.items()
+               if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)} - {"rules", "seed"}
+    for names, kind in [(set().union(*variants), "grid knob"), (set(fixed), "fixed argument")]:
+        unknown = sorted(names - knobs - options)
+        if unknown:
+            raise ValueError(f"{kind} {unknown[0]!r} is not a knob of {game}'s rules nor an "
+                             f"option of its balance card; knobs are {', '.join(sorted(knobs))}; "
+                             f"options are {', '.join(sorted(options))}")
+
+
 def _analysis_name(analysis, name) -> str:
     if name is not None:
         if not isinstance(name, str) or not name:
@@ -709,7 +730,9 @@ def sweep(
 
     if progress is not None:
         progress = check_bool("progress", progress)
+    game = None
     if isinstance(analysis, str):
+        game = analysis.partition(".")[0]
         analysis, name = _named_analysis(analysis, name)
     if not callable(analysis):
         raise TypeError(f"analysis must be callable, got {type(analysis).__name__}")
@@ -724,6 +747,8 @@ def sweep(
         if both:
             raise ValueError(f"{both[0]!r} is both a grid knob and a fixed argument")
     _check_accepted(analysis, variants, fixed)
+    if game is not None:
+        _check_card_knobs(game, variants, fixed)
     if executor is None:
         jobs = check_count("jobs", (os.cpu_count() or 1) if jobs is None else jobs, 1)
     store = check_path("store", store, optional=True)

@@ -358,8 +358,24 @@ EIGHTH_PROBE = {
 }  # fmt: skip
 
 
+#: The ninth probe's bad inputs that were answered unclearly.
+NINTH_PROBE = {
+    "a least core of one player": (
+        lambda: tabletop.least_core({("A",): 1.0}, "A"),
+        ValueError, r"players must hold at least 2 players for a least core"),
+    "a misspelt knob in a named sweep, refused before any task": (
+        lambda: tabletop.sweep("panache.balance", {"n_dize": [4, 5]}, fixed={"n_games": 200},
+                               seed=1, jobs=1, progress=False),
+        ValueError, r"grid knob 'n_dize' is not a knob of panache's rules"),
+    "an agent class where an agent is meant": (
+        lambda: samarra.play_games(samarra.Rules(length=3), samarra.GreedyAgent,
+                                   samarra.RandomAgent(), 3, seed=2),
+        TypeError, r"black must be an agent, got the class GreedyAgent: pass an instance"),
+}  # fmt: skip
+
+
 #: Every input above, the fifth probe's and the later ones'.
-PROBED = {**HAND_BUILT, **SIXTH_PROBE, **SEVENTH_PROBE, **EIGHTH_PROBE}
+PROBED = {**HAND_BUILT, **SIXTH_PROBE, **SEVENTH_PROBE, **EIGHTH_PROBE, **NINTH_PROBE}
 
 
 @pytest.mark.parametrize("case", PROBED)

@@ -262,3 +262,15 @@ def test_compare_and_pair_baseline(capsys, tmp_path, monkeypatch):
     assert code == 0 and out.startswith("metric,baseline,baseline_low,")
     code, out, err = run(capsys, "compare", "--baseline", "exchange_rates=13")
     assert code == 2 and err.startswith("error: exchange_rates: expected KEY:INT pairs")
+
+
+def test_compare_output_into_a_folder_that_cannot_be_made_is_refused_first(capsys, tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    target = blocker / "sub" / "card.md"
+    started = __import__("time").monotonic()
+    code, _out, err = run(capsys, "compare", "--win-gold", "8", "--format", "md", "--output",
+                         str(target))
+    assert code == 2 and err.count("\n") == 1
+    assert err.startswith(f"error: --output {target}: cannot create the folder")
+    assert __import__("time").monotonic() - started < 5  # before any card is computed
