@@ -553,3 +553,12 @@ class ISMCTSAgent:
         best = max(root.children[o].visits for o in opts if o in root.children)
         pool = [o for o in opts if o in root.children and root.children[o].visits == best]
         return pool[rng.randrange(len(pool))]
+
+
+def check_agent(name: str, agent) -> None:
+    """``agent`` is an agent: an object (not a class) with a ``choose`` method."""
+    if isinstance(agent, type):
+        raise TypeError(f"{name} must be an agent, got the class {agent.__name__}: pass an "
+                        f"instance, {agent.__name__}(...)")
+    if not callable(getattr(agent, "choose", None)):
+        raise TypeError(f"{name} must be an agent (with a choose method), got {agent!r:.80}")

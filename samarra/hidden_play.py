@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from samarra.agents import View, options, to_action
+from samarra.agents import View, check_agent, options, to_action
 from samarra.engine import Action, legal_actions, next_position
 from samarra.hidden import HiddenSolution, best_responses
 from samarra.hidden_tree import SequenceForm, _Trusted
@@ -244,8 +244,7 @@ def agent_behaviour(form: SequenceForm, agent, side: int, seed=None,
     True
     """
     check_instance("form", form, SequenceForm)
-    if not callable(getattr(agent, "choose", None)):
-        raise TypeError(f"agent must be an agent (with a choose method), got {agent!r:.80}")
+    check_agent("agent", agent)
     if side not in (0, 1) or isinstance(side, bool):
         raise ValueError(f"side must be 0 (black) or 1 (white), got {side!r}")
     samples = check_count("samples", samples, 1)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from samarra.agents import View, options, to_action
+from samarra.agents import View, check_agent, options, to_action
 from samarra.engine import Game, GameResult
 from samarra.information import public_token
 from samarra.position import setups, start_position
@@ -28,16 +28,8 @@ if TYPE_CHECKING:
 def _check_agents(black, white) -> None:
     """Black and White are agents: objects with a ``choose(view, actions, rng)`` method."""
     for name, agent in (("black", black), ("white", white)):
-        _check_agent(name, agent)
+        check_agent(name, agent)
 
-
-def _check_agent(name: str, agent) -> None:
-    """``agent`` is an agent: an object (not a class) with a ``choose`` method."""
-    if isinstance(agent, type):
-        raise TypeError(f"{name} must be an agent, got the class {agent.__name__}: pass an "
-                        f"instance, {agent.__name__}(...)")
-    if not callable(getattr(agent, "choose", None)):
-        raise TypeError(f"{name} must be an agent (with a choose method), got {agent!r:.80}")
 
 
 def play_game(rules: Rules, black, white, rng: random.Random, black_setup: str | None = None,
@@ -249,7 +241,7 @@ def tournament(rules: Rules, agents: dict, n_games: int, seed=None,
     if not isinstance(agents, dict) or len(agents) < 1:
         raise ValueError(f"agents must be a non-empty dict name -> agent, got {agents!r}")
     for name, agent in agents.items():
-        _check_agent(f"agents[{name!r}]", agent)
+        check_agent(f"agents[{name!r}]", agent)
     if pairings is None:
         pairings = [(b, w) for b in agents for w in agents]
     if isinstance(pairings, str | bytes) or not hasattr(pairings, "__iter__"):

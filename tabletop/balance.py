@@ -416,11 +416,16 @@ def markdown_card(comparison: pd.DataFrame, title: str, verdict_text: str,
 # ---- running cards by game name (the registry, :mod:`tabletop.games`) ----------------
 
 
-def split_knobs(rules_class, kwargs: Mapping) -> tuple[dict, dict]:
-    """``kwargs`` split into the rules' knobs and the other (card) options."""
+def knob_names(rules_class) -> set[str]:
+    """The knobs of a ``Rules`` class: its public fields set at construction."""
     from dataclasses import fields
 
-    names = {f.name for f in fields(rules_class) if f.init and not f.name.startswith("_")}
+    return {f.name for f in fields(rules_class) if f.init and not f.name.startswith("_")}
+
+
+def split_knobs(rules_class, kwargs: Mapping) -> tuple[dict, dict]:
+    """``kwargs`` split into the rules' knobs and the other (card) options."""
+    names = knob_names(rules_class)
     knobs = {k: v for k, v in kwargs.items() if k in names}
     return knobs, {k: v for k, v in kwargs.items() if k not in names}
 

@@ -766,10 +766,7 @@ def _run_reports(args: argparse.Namespace, title: str, pattern: str, game=None, 
         folder = Path(args.report_dir)
     else:
         folder = variant_dir(game, variant) if variant else report_dir()
-    try:  # an unwritable folder fails here, before any notebook runs
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise CommandError(f"cannot write reports to {folder}: {exc.strerror}") from exc
+    _make_folder(folder, "reports")  # before any notebook runs
     rows = []
     for path in paths:
         start = time.perf_counter()
@@ -962,19 +959,18 @@ def announce_card(game: str, command: str, rules_list, options: dict) -> float:
     return seconds
 
 
-def _check_output_folder(output: str) -> None:
-    """Refuse ``--output`` at once when its folder cannot be created or written."""
+def _make_folder(folder, label: str, error=CommandError):
+    """Create ``folder`` (and its parents) before any work, or raise ``error`` naming
+    ``label`` and the reason: a folder that cannot be written fails here, not after."""
     import os
-    from pathlib import Path
 
-    folder = Path(output).parent
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise UsageError(f"--output {output}: cannot create the folder {str(folder)!r} "
-                         f"({exc.strerror or exc})") from None
+        raise error(f"{label}: cannot create the folder {str(folder)!r} "
+                    f"({exc.strerror or exc})") from None
     if not os.access(folder, os.W_OK):
-        raise UsageError(f"--output {output}: the folder {str(folder)!r} cannot be written")
+        raise error(f"{label}: the folder {str(folder)!r} cannot be written")
 
 
 def _run_card(args, game: str, rules, knobs, parse, command: str):
@@ -988,7 +984,10 @@ def _run_card(args, game: str, rules, knobs, parse, command: str):
                                    **options)  # fmt: skip
     baseline = parse_knobs(args.baseline, rules, parse)
     if args.format == "md":
-        _check_output_folder(args.output or f"{game}-compare.md")
+        from pathlib import Path
+
+        output = args.output or f"{game}-compare.md"
+        _make_folder(Path(output).parent, f"--output {output}", UsageError)
     announce_card(game, command, [rules(**variant), rules(**baseline)], options)
     res = card.compare_rules(game, variant, baseline, seed=args.seed, cache=args.cache,
                              **options)  # fmt: skip

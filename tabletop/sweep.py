@@ -527,27 +527,6 @@ def _named_analysis(analysis: str, name):
     return functools.partial(balance_task, game=game), name or analysis
 
 
-def _check_card_knobs(game: str, variants, fixed) -> None:
-    """Refuse, before any task runs, a grid knob or fixed argument of ``"<game>.balance"``
-    that is neither a knob of the game's rules nor an option of its balance card."""
-    import dataclasses
-    import inspect
-
-    from tabletop.games import get
-
-    entry = get(game)
-    knobs = {f.name for f in dataclasses.fields(entry.rules_class()) if f.init}
-    params = inspect.signature(entry.balance).parameters
-    options = {n for n, p in params.items()
-               if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)} - {"rules", "seed"}
-    for names, kind in [(set().union(*variants), "grid knob"), (set(fixed), "fixed argument")]:
-        unknown = sorted(names - knobs - options)
-        if unknown:
-            raise ValueError(f"{kind} {unknown[0]!r} is not a knob of {game}'s rules nor an "
-                             f"option of its balance card; knobs are {', '.join(sorted(knobs))}; "
-                             f"options are {', '.join(sorted(options))}")
-
-
 def _analysis_name(analysis, name) -> str:
     if name is not None:
         if not isinstance(name, str) or not name:
@@ -746,9 +725,7 @@ def sweep(
         both = sorted(set(variant) & set(fixed))
         if both:
             raise ValueError(f"{both[0]!r} is both a grid knob and a fixed argument")
-    _check_accepted(analysis, variants, fixed)
-    if game is not None:
-        _check_card_knobs(game, variants, fixed)
+    _check_accepted(analysis, variants, fixed, game)
     if executor is None:
         jobs = check_count("jobs", (os.cpu_count() or 1) if jobs is None else jobs, 1)
     store = check_path("store", store, optional=True)
@@ -766,25 +743,42 @@ def sweep(
         return _sweep(analysis, variants, fixed, root, executor, jobs, keeper, progress, label)
 
 
-def _check_accepted(analysis, variants, fixed) -> None:
-    """Refuse, before any task runs, a grid knob or fixed argument that ``analysis``
-    does not take (where its signature can be read and has no ``**kwargs``): every task
-    would fail on it."""
+def _accepted(analysis, game: str | None) -> set | None:
+    """The argument names ``analysis`` takes (None where they cannot be read): for
+    ``"<game>.balance"`` the game's rule knobs and its card's options, else the names of
+    its signature (None with ``**kwargs`` or no signature)."""
     import inspect
 
+    if game is not None:
+        from tabletop.balance import knob_names
+        from tabletop.games import get
+
+        entry = get(game)
+        return (set(inspect.signature(entry.balance).parameters) - {"rules"}
+                | knob_names(entry.rules_class()))
     try:
         params = inspect.signature(analysis).parameters
     except (TypeError, ValueError):  # a callable without a signature: its tasks will say
-        return
+        return None
     if any(p.kind is p.VAR_KEYWORD for p in params.values()):
+        return None
+    return {name for name, p in params.items()
+            if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}  # fmt: skip
+
+
+def _check_accepted(analysis, variants, fixed, game: str | None = None) -> None:
+    """Refuse, before any task runs, a grid knob or fixed argument that ``analysis``
+    does not take (where its arguments can be read): every task would fail on it."""
+    takes = _accepted(analysis, game)
+    if takes is None:
         return
-    takes = {name for name, p in params.items()
-             if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}  # fmt: skip
     for names, kind in [(set().union(*variants), "grid knob"), (set(fixed), "fixed argument")]:
         unknown = sorted(names - takes)
         if unknown:
-            raise ValueError(f"{kind} {unknown[0]!r} is not an argument of the analysis; it "
-                             f"takes {', '.join(sorted(takes - {'seed'}))}")
+            what = (f"a knob of {game}'s rules nor an option of its balance card" if game
+                    else "an argument of the analysis")
+            raise ValueError(f"{kind} {unknown[0]!r} is not {what}; it takes "
+                             f"{', '.join(sorted(takes - {'seed'}))}")
     if "seed" not in takes:
         raise ValueError("the analysis must take a seed= argument (each task gets its own), "
                          f"it takes {', '.join(sorted(takes)) or 'no argument'}")
